@@ -1,0 +1,281 @@
+//! Attack sets, built at compile time: K and N from tables, sliders from rays.
+
+use crate::bitboard::Bitboard;
+use crate::types::{Piece, Square};
+
+/// The eight ray directions as (file step, rank step). The first four point to
+/// higher square indices, the last four to lower ones.
+pub const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+];
+
+/// Is direction `d` a rook direction (rank or file)?
+#[inline]
+pub const fn is_orthogonal(d: usize) -> bool {
+    d % 4 < 2
+}
+
+/// The direction opposite to `d`.
+#[inline]
+pub const fn opposite(d: usize) -> usize {
+    (d + 4) % 8
+}
+
+const fn leaper_table(steps: &[(i8, i8)]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i8, (sq / 8) as i8);
+        let mut i = 0;
+        while i < steps.len() {
+            let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                t[sq] |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+const fn ray_table() -> [[u64; 64]; 8] {
+    let mut t = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+            loop {
+                f += DIRECTIONS[d].0;
+                r += DIRECTIONS[d].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                t[d][sq] |= 1 << (r * 8 + f);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+const KING: [u64; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+
+const KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+
+/// `RAYS[d][sq]`: every square from `sq` (exclusive) to the edge in direction `d`.
+pub const RAYS: [[u64; 64]; 8] = ray_table();
+
+/// The squares a king on `sq` attacks.
+#[inline]
+pub const fn king(sq: Square) -> Bitboard {
+    Bitboard(KING[sq.index()])
+}
+
+/// The squares a knight on `sq` attacks.
+#[inline]
+pub const fn knight(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT[sq.index()])
+}
+
+/// The squares of the ray from `sq` in direction `d`, up to and including the
+/// first occupied square.
+#[inline]
+pub const fn ray(d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let r = RAYS[d][sq.index()];
+    let blockers = r & occ.0;
+    if blockers == 0 {
+        return Bitboard(r);
+    }
+    let first = if d < 4 {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    Bitboard(r ^ RAYS[d][first as usize])
+}
+
+/// The first occupied square from `sq` in direction `d`, if any.
+#[inline]
+pub const fn first_blocker(d: usize, sq: Square, occ: Bitboard) -> Option<Square> {
+    let blockers = RAYS[d][sq.index()] & occ.0;
+    if blockers == 0 {
+        None
+    } else if d < 4 {
+        Some(Square::from_index(blockers.trailing_zeros() as usize))
+    } else {
+        Some(Square::from_index(63 - blockers.leading_zeros() as usize))
+    }
+}
+
+/// Rook attacks from `sq` with blockers `occ`.
+#[inline]
+pub const fn rook(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(ray(0, sq, occ).0 | ray(1, sq, occ).0 | ray(4, sq, occ).0 | ray(5, sq, occ).0)
+}
+
+/// Bishop attacks from `sq` with blockers `occ`.
+#[inline]
+pub const fn bishop(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(ray(2, sq, occ).0 | ray(3, sq, occ).0 | ray(6, sq, occ).0 | ray(7, sq, occ).0)
+}
+
+/// The squares `piece` on `sq` attacks, sliders stopping at the first blocker.
+#[inline]
+pub fn attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+    match piece {
+        Piece::King => king(sq),
+        Piece::Knight => knight(sq),
+        Piece::Rook => rook(sq, occ),
+        Piece::Bishop => bishop(sq, occ),
+        Piece::Queen => rook(sq, occ) | bishop(sq, occ),
+    }
+}
+
+/// Does `piece` attack along direction `d` (a slider of the right kind)?
+#[inline]
+pub const fn slides_along(piece: Piece, d: usize) -> bool {
+    match piece {
+        Piece::Queen => true,
+        Piece::Rook => is_orthogonal(d),
+        Piece::Bishop => !is_orthogonal(d),
+        _ => false,
+    }
+}
+
+/// Slow reference: attacks by stepping square by square. For tests.
+pub fn attacks_reference(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+    let (f, r) = (sq.file() as i32, sq.rank() as i32);
+    let mut out = Bitboard::EMPTY;
+    let on = |f: i32, r: i32| Square::from_coords(f as u8, r as u8).filter(|_| f >= 0 && r >= 0);
+    let jumps: &[(i32, i32)] = match piece {
+        Piece::King => &[
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ],
+        Piece::Knight => &[
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ],
+        _ => &[],
+    };
+    for &(df, dr) in jumps {
+        if let Some(t) = on(f + df, r + dr) {
+            out |= Bitboard::from_square(t);
+        }
+    }
+    for (d, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+        if !slides_along(piece, d) {
+            continue;
+        }
+        let (df, dr) = (df as i32, dr as i32);
+        let (mut nf, mut nr) = (f + df, r + dr);
+        while let Some(t) = on(nf, nr) {
+            out |= Bitboard::from_square(t);
+            if occ.has(t) {
+                break;
+            }
+            nf += df;
+            nr += dr;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn occupancies() -> impl Iterator<Item = Bitboard> {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        (0..300).map(move |i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Vary the density: sparse, medium and dense boards.
+            Bitboard(match i % 3 {
+                0 => x & x.rotate_left(17) & x.rotate_left(31),
+                1 => x & x.rotate_left(23),
+                _ => x,
+            })
+        })
+    }
+
+    #[test]
+    fn tables_match_the_reference() {
+        for occ in occupancies() {
+            for sq in Square::all() {
+                for p in Piece::ALL {
+                    assert_eq!(
+                        attacks(p, sq, occ),
+                        attacks_reference(p, sq, occ),
+                        "{p:?} {sq}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_blocker_is_the_end_of_the_ray() {
+        for occ in occupancies() {
+            for sq in Square::all() {
+                for d in 0..8 {
+                    let r = ray(d, sq, occ);
+                    match first_blocker(d, sq, occ) {
+                        Some(b) => assert!(r.has(b) && occ.has(b)),
+                        None => assert!((r & occ).is_empty()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn opposite_directions() {
+        for d in 0..8 {
+            let (a, b) = (DIRECTIONS[d], DIRECTIONS[opposite(d)]);
+            assert_eq!((a.0 + b.0, a.1 + b.1), (0, 0));
+            assert_eq!(is_orthogonal(d), a.0 == 0 || a.1 == 0);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Cheversi: a placement game on a chess board, and an engine that plays it.
+#![deny(missing_docs)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod perft;
+pub mod position;
+pub mod search;
+pub mod types;
+pub mod variant;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::PositionError;
+pub use position::{GAME_PLIES, Position, Undo};
+pub use types::{Color, NotationError, Piece, Placement, Square};
+pub use variant::{IllegalPlacement, Moves, Variant};

@@ -1,0 +1,347 @@
+//! A position: board, hands, side, ply, last placement, points and hash.
+//!
+//! `play` and `undo` keep both sides' points and the Zobrist hash up to date
+//! incrementally; `delta` gives a placement's point change in constant time.
+
+use crate::attacks::{self, first_blocker, opposite, ray, slides_along};
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Piece, Placement, Square};
+use crate::variant::{Moves, Variant};
+use crate::zobrist;
+
+/// The number of placements in a game.
+pub const GAME_PLIES: u8 = 16;
+
+/// A Cheversi position in one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    variant: Variant,
+    by_color: [Bitboard; 2],
+    by_piece: [Bitboard; 5],
+    board: [Option<(Color, Piece)>; 64],
+    hand: [[u8; 5]; 2],
+    ply: u8,
+    last: Option<Square>,
+    points: [i32; 2],
+    hash: u64,
+}
+
+/// What `undo` needs to restore a position after `play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    last: Option<Square>,
+    points: [i32; 2],
+    hash: u64,
+}
+
+impl Position {
+    /// The empty board, White to move.
+    pub fn new(variant: Variant) -> Position {
+        Position {
+            variant,
+            by_color: [Bitboard::EMPTY; 2],
+            by_piece: [Bitboard::EMPTY; 5],
+            board: [None; 64],
+            hand: [[1, 1, 2, 2, 2]; 2],
+            ply: 0,
+            last: None,
+            points: [0; 2],
+            hash: 0,
+        }
+    }
+
+    /// The variant whose rules apply.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Placements made so far, 0..=16.
+    #[inline]
+    pub fn ply(&self) -> u8 {
+        self.ply
+    }
+
+    /// Placements left until the end of the game.
+    #[inline]
+    pub fn plies_left(&self) -> u8 {
+        GAME_PLIES - self.ply
+    }
+
+    /// Has the 16th placement been made?
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.ply >= GAME_PLIES
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        Color::to_move_at(self.ply)
+    }
+
+    /// The square of the last placement, `None` on the empty board.
+    #[inline]
+    pub fn last(&self) -> Option<Square> {
+        self.last
+    }
+
+    /// The last placement, `None` on the empty board.
+    #[inline]
+    pub fn last_placement(&self) -> Option<Placement> {
+        let sq = self.last?;
+        self.board[sq.index()].map(|(_, p)| Placement::new(p, sq))
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, Piece)> {
+        self.board[sq.index()]
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Every empty square.
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of `color`'s pieces of kind `piece`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color, piece: Piece) -> Bitboard {
+        self.by_color[color.index()] & self.by_piece[piece.index()]
+    }
+
+    /// How many of `piece` `color` still holds.
+    #[inline]
+    pub fn in_hand(&self, color: Color, piece: Piece) -> u8 {
+        self.hand[color.index()][piece.index()]
+    }
+
+    /// `color`'s points now (every empty square attacked, once per attacker).
+    #[inline]
+    pub fn points(&self, color: Color) -> i32 {
+        self.points[color.index()]
+    }
+
+    /// The side to move's points minus the opponent's.
+    #[inline]
+    pub fn diff(&self) -> i32 {
+        let us = self.side_to_move();
+        self.points(us) - self.points(us.flip())
+    }
+
+    /// The Zobrist hash of the pieces on the board (hands, side and ply follow).
+    #[inline]
+    pub fn piece_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The key that identifies the position for its variant's rules: the piece
+    /// hash plus whatever of the last placement changes the legal moves.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.hash ^ self.variant.key_extra(self)
+    }
+
+    /// The legal placements, grouped by piece.
+    #[inline]
+    pub fn legal_moves(&self) -> Moves {
+        self.variant.legal(self)
+    }
+
+    /// The squares `piece` on `sq` attacks in this position.
+    #[inline]
+    pub fn attacks_from(&self, piece: Piece, sq: Square) -> Bitboard {
+        attacks::attacks(piece, sq, self.occupied())
+    }
+
+    /// The change of both sides' points (`[white, black]`) that placing
+    /// `pl` for the side to move would make. `pl.square` must be empty.
+    #[inline]
+    pub fn delta(&self, pl: Placement) -> [i32; 2] {
+        let occ = self.occupied();
+        let s = pl.square;
+        let mut d = [0i32; 2];
+        let us = self.side_to_move().index();
+        d[us] += (attacks::attacks(pl.piece, s, occ) & !occ).count() as i32;
+        for c in Color::ALL {
+            let leapers = (attacks::king(s) & self.pieces_of(c, Piece::King)).count()
+                + (attacks::knight(s) & self.pieces_of(c, Piece::Knight)).count();
+            d[c.index()] -= leapers as i32;
+        }
+        for dir in 0..8 {
+            let Some(b) = first_blocker(dir, s, occ) else {
+                continue;
+            };
+            let Some((c, p)) = self.board[b.index()] else {
+                continue;
+            };
+            if slides_along(p, opposite(dir)) {
+                let beyond = (ray(opposite(dir), s, occ) & !occ).count() as i32;
+                d[c.index()] -= 1 + beyond;
+            }
+        }
+        d
+    }
+
+    /// The mover's point change minus the opponent's for `pl`.
+    #[inline]
+    pub fn gain(&self, pl: Placement) -> i32 {
+        let d = self.delta(pl);
+        let us = self.side_to_move().index();
+        d[us] - d[1 - us]
+    }
+
+    /// Places `pl` for the side to move. The placement must be legal (or at
+    /// least: the piece in hand and the square empty); returns what `undo` needs.
+    #[inline]
+    pub fn play(&mut self, pl: Placement) -> Undo {
+        let undo = Undo {
+            last: self.last,
+            points: self.points,
+            hash: self.hash,
+        };
+        let d = self.delta(pl);
+        self.points[0] += d[0];
+        self.points[1] += d[1];
+        self.put(self.side_to_move(), pl);
+        self.last = Some(pl.square);
+        self.ply += 1;
+        undo
+    }
+
+    /// Takes back `pl`, which must be the last placement played.
+    #[inline]
+    pub fn undo(&mut self, pl: Placement, undo: Undo) {
+        self.ply -= 1;
+        let us = self.side_to_move();
+        let bb = Bitboard::from_square(pl.square);
+        self.by_color[us.index()] ^= bb;
+        self.by_piece[pl.piece.index()] ^= bb;
+        self.board[pl.square.index()] = None;
+        self.hand[us.index()][pl.piece.index()] += 1;
+        self.last = undo.last;
+        self.points = undo.points;
+        self.hash = undo.hash;
+    }
+
+    /// Puts a piece of `color` on the board from its hand, updating the hash
+    /// but not the points.
+    fn put(&mut self, color: Color, pl: Placement) {
+        let bb = Bitboard::from_square(pl.square);
+        self.by_color[color.index()] |= bb;
+        self.by_piece[pl.piece.index()] |= bb;
+        self.board[pl.square.index()] = Some((color, pl.piece));
+        self.hand[color.index()][pl.piece.index()] -= 1;
+        self.hash ^= zobrist::piece(color, pl.piece, pl.square);
+    }
+
+    /// Builds a position from a board, with no check of the variant's rules.
+    /// `pieces` must hold at most each side's initial pieces on distinct
+    /// squares; the side to move follows from the counts.
+    pub(crate) fn from_board(
+        variant: Variant,
+        pieces: &[(Color, Piece, Square)],
+        last: Option<Square>,
+    ) -> Position {
+        let mut pos = Position::new(variant);
+        for &(c, p, s) in pieces {
+            pos.put(c, Placement::new(p, s));
+        }
+        pos.ply = pieces.len() as u8;
+        pos.last = last;
+        pos.points = pos.points_from_scratch();
+        pos
+    }
+
+    /// Both sides' points counted from nothing: the slow, obvious way.
+    pub fn points_from_scratch(&self) -> [i32; 2] {
+        let occ = self.occupied();
+        let mut pts = [0; 2];
+        for sq in occ {
+            let (c, p) = self.board[sq.index()].expect("occupied square has a piece");
+            pts[c.index()] += (attacks::attacks(p, sq, occ) & !occ).count() as i32;
+        }
+        pts
+    }
+
+    /// The piece hash computed from nothing.
+    pub fn hash_from_scratch(&self) -> u64 {
+        self.occupied()
+            .map(|sq| {
+                let (c, p) = self.board[sq.index()].expect("occupied square has a piece");
+                zobrist::piece(c, p, sq)
+            })
+            .fold(0, |a, b| a ^ b)
+    }
+
+    /// A copy of the position under another variant's rules.
+    pub fn with_variant(&self, variant: Variant) -> Position {
+        Position {
+            variant,
+            ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pl(s: &str) -> Placement {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn points_of_a_lone_king_and_blocking() {
+        let mut pos = Position::new(Variant::Open);
+        pos.play(pl("K@a1"));
+        assert_eq!(pos.points(Color::White), 3);
+        pos.play(pl("Q@b2"));
+        // The king loses b2; the queen sees a2, b1 diagonals etc. but not a1.
+        assert_eq!(
+            pos.points_from_scratch(),
+            [pos.points(Color::White), pos.points(Color::Black)]
+        );
+        assert_eq!(pos.points(Color::White), 2);
+    }
+
+    #[test]
+    fn rook_blocked_by_own_and_enemy() {
+        let mut pos = Position::new(Variant::Open);
+        pos.play(pl("K@h8"));
+        pos.play(pl("Q@h7"));
+        pos.play(pl("R@a1"));
+        assert_eq!(pos.points(Color::White), 2 + 14);
+        let before = pos.points(Color::White);
+        pos.play(pl("N@d1"));
+        // The rook loses d1 itself and e1..h1 beyond it.
+        assert_eq!(pos.points(Color::White), before - 5);
+        assert_eq!(pos.points_from_scratch()[0], pos.points(Color::White));
+    }
+
+    #[test]
+    fn undo_restores_exactly() {
+        let mut pos = Position::new(Variant::Open);
+        let start = pos.clone();
+        let u1 = pos.play(pl("K@d4"));
+        let after1 = pos.clone();
+        let u2 = pos.play(pl("Q@e5"));
+        pos.undo(pl("Q@e5"), u2);
+        assert_eq!(pos, after1);
+        pos.undo(pl("K@d4"), u1);
+        assert_eq!(pos, start);
+    }
+}

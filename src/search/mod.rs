@@ -1,0 +1,184 @@
+//! The search: the API the engine drives. It never prints; it reports
+//! typed [`Event`]s through a callback that the protocol layer renders.
+
+mod basic;
+pub mod bench;
+
+use crate::position::Position;
+use crate::types::Placement;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// What a `go` asks for. Every limit is optional; none means "until stopped"
+/// only with `infinite` (otherwise the search picks a sensible default).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search this many plies (clamped to the plies left in the game).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Spend this long.
+    pub movetime: Option<Duration>,
+    /// White's and Black's clocks.
+    pub time: [Option<Duration>; 2],
+    /// White's and Black's increments.
+    pub inc: [Option<Duration>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: search until `stop` or `ponderhit`.
+    pub ponder: bool,
+    /// Only consider these root placements (all if empty).
+    pub searchmoves: Vec<Placement>,
+}
+
+/// Engine settings that outlive one search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time kept back per move for communication.
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// How a reported score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value itself.
+    Exact,
+    /// The true value is at least this.
+    Lower,
+    /// The true value is at most this.
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Completed nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of this line among the MultiPV lines.
+    pub multipv: usize,
+    /// 100 x the expected final point difference, side to move's view.
+    pub score: i32,
+    /// Whether `score` is exact or a bound.
+    pub bound: Bound,
+    /// Whether the search saw to the end of the game (score is the game value).
+    pub exact: bool,
+    /// Nodes visited so far (all threads).
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Placement>,
+}
+
+/// What the search reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Progress.
+    Info(Info),
+    /// A free-text note for people (rendered as `info string`).
+    Message(String),
+}
+
+/// The result of a finished search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The move to play; `None` when the game is over.
+    pub best: Option<Placement>,
+    /// The expected reply, if known.
+    pub ponder: Option<Placement>,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// Flags the engine sets from other threads while a search runs.
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    ponderhit: AtomicBool,
+}
+
+impl Control {
+    /// Asks the search to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    /// Has a stop been asked for?
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// The opponent played the pondered move: switch to normal time use.
+    pub fn ponderhit(&self) {
+        self.ponderhit.store(true, Ordering::Relaxed);
+    }
+    /// Has `ponderhit` arrived?
+    pub fn pondering_over(&self) -> bool {
+        self.ponderhit.load(Ordering::Relaxed)
+    }
+    /// Clears both flags for a new search.
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.ponderhit.store(false, Ordering::Relaxed);
+    }
+}
+
+/// A searcher: the state kept between searches (tables, histories).
+#[derive(Debug, Default)]
+pub struct Searcher {
+    options: Options,
+}
+
+impl Searcher {
+    /// A searcher with these options.
+    pub fn new(options: Options) -> Searcher {
+        Searcher { options }
+    }
+
+    /// Changes the options (resizes tables as needed).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn clear(&mut self) {}
+
+    /// Searches `pos` within `limits`, reporting through `on_event`, until a
+    /// limit is reached or `control` says stop. Blocks; the engine runs it on
+    /// its own thread.
+    pub fn go(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &Control,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Outcome {
+        basic::search(pos, limits, control, on_event)
+    }
+}

@@ -1,0 +1,193 @@
+//! The variants' rules, one module each, behind one dispatching enum.
+//!
+//! Adding a variant means adding a module that implements [`Rules`] and an arm
+//! to each `match` below; the search only sees [`Position::legal_moves`].
+
+mod moves;
+mod open;
+mod original;
+mod standard;
+
+pub use moves::Moves;
+
+use crate::position::Position;
+use crate::types::{Color, Piece, Placement};
+use std::fmt;
+use std::str::FromStr;
+
+/// The rules of one variant.
+pub trait Rules {
+    /// The legal placements in `pos` (empty when the game is over).
+    fn legal(pos: &Position) -> Moves;
+    /// Which rule forbids `pl`, given that the piece is in hand, the square is
+    /// empty and `pl` is not among the legal placements.
+    fn why_illegal(pos: &Position, pl: Placement) -> &'static str;
+    /// Whether a position (counts and `last` already checked) can arise.
+    fn validate(pos: &Position) -> Result<(), &'static str>;
+    /// The part of the position key that the last placement contributes.
+    fn key_extra(pos: &Position) -> u64;
+}
+
+/// One of the three rule sets of RULES.md.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Current BrainKing rules (the default).
+    #[default]
+    Standard,
+    /// Older BrainKing rules: King first, Black's Queen first, then anything.
+    Open,
+    /// Lewicki's 2003 rules: follow the square the opponent's last piece attacks.
+    Original,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::Open, Variant::Original];
+
+    /// The variant's name as used on the command line and in the protocol.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Open => "open",
+            Variant::Original => "original",
+        }
+    }
+
+    /// The legal placements in `pos`.
+    #[inline]
+    pub fn legal(self, pos: &Position) -> Moves {
+        match self {
+            Variant::Standard => standard::Standard::legal(pos),
+            Variant::Open => open::Open::legal(pos),
+            Variant::Original => original::Original::legal(pos),
+        }
+    }
+
+    fn why_illegal(self, pos: &Position, pl: Placement) -> &'static str {
+        match self {
+            Variant::Standard => standard::Standard::why_illegal(pos, pl),
+            Variant::Open => open::Open::why_illegal(pos, pl),
+            Variant::Original => original::Original::why_illegal(pos, pl),
+        }
+    }
+
+    pub(crate) fn validate(self, pos: &Position) -> Result<(), &'static str> {
+        match self {
+            Variant::Standard => standard::Standard::validate(pos),
+            Variant::Open => open::Open::validate(pos),
+            Variant::Original => original::Original::validate(pos),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn key_extra(self, pos: &Position) -> u64 {
+        match self {
+            Variant::Standard => standard::Standard::key_extra(pos),
+            Variant::Open => open::Open::key_extra(pos),
+            Variant::Original => original::Original::key_extra(pos),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not one of `standard`, `open`, `original`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant '{}' (expected standard, open or original)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+/// Why a placement cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalPlacement {
+    /// All 16 placements have been made.
+    GameOver,
+    /// The side to move holds no such piece.
+    NotInHand(Color, Piece),
+    /// The square holds a piece.
+    Occupied(Placement),
+    /// A rule of the variant forbids it; the text names the rule.
+    Rule(Placement, &'static str),
+}
+
+impl fmt::Display for IllegalPlacement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalPlacement::GameOver => write!(f, "the game is over: all 16 pieces are placed"),
+            IllegalPlacement::NotInHand(c, p) => {
+                let side = if *c == Color::White { "White" } else { "Black" };
+                write!(f, "{side} has no {} left in hand", piece_name(*p))
+            }
+            IllegalPlacement::Occupied(pl) => write!(f, "{pl}: square {} is occupied", pl.square),
+            IllegalPlacement::Rule(pl, why) => write!(f, "{pl} is illegal: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalPlacement {}
+
+/// The English name of a piece.
+pub const fn piece_name(p: Piece) -> &'static str {
+    match p {
+        Piece::King => "King",
+        Piece::Queen => "Queen",
+        Piece::Rook => "Rook",
+        Piece::Bishop => "Bishop",
+        Piece::Knight => "Knight",
+    }
+}
+
+impl Position {
+    /// Checks `pl` against the rules and says which one it breaks.
+    pub fn check(&self, pl: Placement) -> Result<(), IllegalPlacement> {
+        if self.is_over() {
+            return Err(IllegalPlacement::GameOver);
+        }
+        let us = self.side_to_move();
+        if self.in_hand(us, pl.piece) == 0 {
+            return Err(IllegalPlacement::NotInHand(us, pl.piece));
+        }
+        if self.piece_at(pl.square).is_some() {
+            return Err(IllegalPlacement::Occupied(pl));
+        }
+        if self.legal_moves().contains(pl) {
+            Ok(())
+        } else {
+            Err(IllegalPlacement::Rule(
+                pl,
+                self.variant().why_illegal(self, pl),
+            ))
+        }
+    }
+
+    /// Plays `pl` if it is legal; otherwise leaves the position unchanged.
+    pub fn play_checked(&mut self, pl: Placement) -> Result<(), IllegalPlacement> {
+        self.check(pl)?;
+        self.play(pl);
+        Ok(())
+    }
+}
