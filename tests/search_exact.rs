@@ -2,7 +2,7 @@
 //! with up to five plies left, in every variant, the reported score is the
 //! game's exact value and the chosen move attains it.
 
-use cheversi::search::{Control, Event, Limits, Options, Searcher};
+use cheversi::search::{Control, Event, INFINITE, Limits, Options, Searcher};
 use cheversi::{Color, Position, Variant};
 
 /// Points counted from scratch at the end: independent of the incremental score.
@@ -173,6 +173,8 @@ fn windows_bound_the_exact_value() {
         let want = reference(&pos) * 100;
         let (v, _) = searcher.solve(&pos, -1, 1);
         assert_eq!(v.signum(), want.signum(), "{}", pos.fen());
+        let (v, _) = searcher.solve(&pos, -INFINITE, INFINITE);
+        assert_eq!(v, want, "{}", pos.fen());
         let (v, _) = searcher.solve(&pos, want - 1, want + 1);
         assert_eq!(v, want);
         let (hi, _) = searcher.solve(&pos, want, want + 1);

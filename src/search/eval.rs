@@ -53,9 +53,13 @@ pub const fn variant_index(v: Variant) -> usize {
     }
 }
 
-/// The estimate of `pos` (not finished) in centipoints.
+/// The estimate of `pos` (not finished) in centipoints; untuned: the
+/// current difference alone.
 #[inline]
-pub fn evaluate(pos: &Position) -> Value {
+pub fn evaluate(pos: &Position, tuned: bool) -> Value {
+    if !tuned {
+        return pos.diff() * super::SCALE;
+    }
     let w = &WEIGHTS[variant_index(pos.variant())][pos.plies_left() as usize];
     let f = features(pos);
     let mut v = 0;

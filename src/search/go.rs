@@ -51,6 +51,7 @@ pub fn run(
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
         nodes: AtomicU64::new(0),
+        tuned: s.options.tuned_eval,
     };
     let left = pos.plies_left();
     let max_depth = limits
@@ -123,10 +124,36 @@ impl Searcher {
             infinite: false,
             node_limit: u64::MAX,
             nodes: AtomicU64::new(0),
+            tuned: self.options.tuned_eval,
         };
         let mut w = Worker::new(pos.clone(), &shared, &mut self.tables[0], 0);
         let left = pos.plies_left();
-        let v = w.search(left, alpha.max(-INFINITE), beta.min(INFINITE), 0, true);
+        let v = if alpha <= -INFINITE && beta >= INFINITE {
+            mtdf(&mut w, left, -INFINITE, INFINITE)
+        } else {
+            w.search(left, alpha.max(-INFINITE), beta.min(INFINITE), 0, true)
+        };
         (v, w.nodes)
     }
+}
+
+/// MTD(f): null-window searches from a first guess, each narrowing the
+/// known interval [lo, hi] of the value, until it closes or leaves (alpha, beta).
+fn mtdf(w: &mut Worker, depth: u8, alpha: Value, beta: Value) -> Value {
+    let (mut lo, mut hi) = (-INFINITE, INFINITE);
+    let mut g = w.pos.diff() * super::SCALE;
+    while lo < hi && lo < beta && hi > alpha {
+        let b = g.max(lo + 1);
+        let v = w.search(depth, b - 1, b, 0, false);
+        if w.aborted() {
+            break;
+        }
+        if v >= b {
+            lo = v;
+        } else {
+            hi = v;
+        }
+        g = v;
+    }
+    if lo >= beta { lo } else { hi }
 }

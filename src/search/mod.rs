@@ -63,6 +63,9 @@ pub struct Options {
     pub multipv: usize,
     /// Time kept back per move for communication.
     pub move_overhead: Duration,
+    /// Use the fitted evaluation (false: the current difference alone, kept
+    /// to measure what the fitting is worth).
+    pub tuned_eval: bool,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),
+            tuned_eval: true,
         }
     }
 }

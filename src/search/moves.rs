@@ -50,15 +50,27 @@ impl Picker {
         let tt = tt_move.map_or(NO_MOVE, encode);
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
-        for pl in pos.legal_moves().iter() {
-            let code = encode(pl);
-            let score = if code == tt {
-                TT_BONUS
-            } else {
-                pos.gain(pl) * 1024 + tables.score(stm, prev, code)
-            };
-            p.list[p.len] = (score, code);
-            p.len += 1;
+        let moves = pos.legal_moves();
+        let us = stm.index();
+        let mut union = crate::bitboard::Bitboard::EMPTY;
+        for (_, b) in moves.groups() {
+            union |= b;
+        }
+        for sq in union {
+            let sd = pos.square_delta(sq);
+            for (piece, b) in moves.groups() {
+                if !b.has(sq) {
+                    continue;
+                }
+                let code = encode(Placement::new(piece, sq));
+                let score = if code == tt {
+                    TT_BONUS
+                } else {
+                    sd.gain(piece, us) * 1024 + tables.score(stm, prev, code)
+                };
+                p.list[p.len] = (score, code);
+                p.len += 1;
+            }
         }
         p
     }

@@ -34,6 +34,8 @@ pub struct Shared<'a> {
     pub node_limit: u64,
     /// Nodes published by all threads.
     pub nodes: AtomicU64,
+    /// Use the fitted evaluation.
+    pub tuned: bool,
 }
 
 impl Shared<'_> {
@@ -191,7 +193,7 @@ impl<'a> Worker<'a> {
             return endgame::solve(self, alpha, beta, ply);
         }
         if depth == 0 {
-            return evaluate(&self.pos).clamp(-INFINITE + 1, INFINITE - 1);
+            return evaluate(&self.pos, self.shared.tuned).clamp(-INFINITE + 1, INFINITE - 1);
         }
         let depth = depth.min(left);
         let key = self.pos.key();
