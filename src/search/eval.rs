@@ -12,7 +12,7 @@ use crate::types::{Color, Piece};
 use crate::variant::Variant;
 
 /// How many features the model reads.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 9;
 
 /// The features of `pos` from the side to move's view, all as differences
 /// "us minus them" except the constant.
@@ -29,7 +29,31 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
         hand(Piece::Bishop),
         hand(Piece::Knight),
         slider_points(pos, us) - slider_points(pos, them),
+        best_gain(pos),
     ]
+}
+
+/// The largest immediate gain the side to move can make (its tempo).
+fn best_gain(pos: &Position) -> i32 {
+    let moves = pos.legal_moves();
+    let us = pos.side_to_move().index();
+    let mut union = crate::bitboard::Bitboard::EMPTY;
+    for (_, b) in moves.groups() {
+        union |= b;
+    }
+    let mut best = 0;
+    let mut any = false;
+    for sq in union {
+        let sd = pos.square_delta(sq);
+        for (piece, b) in moves.groups() {
+            if b.has(sq) {
+                let g = sd.gain(piece, us);
+                best = if any { best.max(g) } else { g };
+                any = true;
+            }
+        }
+    }
+    best
 }
 
 /// Points earned by `color`'s sliders: the ones a later placement can cut.
@@ -81,6 +105,8 @@ mod tests {
         }
         let f = features(&pos);
         assert_eq!(f[0], pos.diff());
+        let best = pos.legal_moves().iter().map(|m| pos.gain(m)).max().unwrap();
+        assert_eq!(f[8], best);
         assert_eq!(f[1], 1);
         // Black to move has placed one piece fewer: one more in hand.
         assert_eq!(f[2..7].iter().sum::<i32>(), 0);

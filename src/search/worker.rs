@@ -172,6 +172,30 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = 1;
     }
 
+    /// Two plies left: the endgame solver behind the table, which meets the
+    /// many orders of the same placements here.
+    fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+        let key = self.pos.key();
+        if let Some(h) = self.shared.tt.probe(key)
+            && !pv_node
+            && h.cuts(2, alpha, beta)
+        {
+            return h.value;
+        }
+        let v = endgame::solve(self, alpha, beta, ply);
+        if !self.aborted() {
+            let bound = if v >= beta {
+                TtBound::Lower
+            } else if v > alpha {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            self.shared.tt.store(key, None, v, 2, bound);
+        }
+        v
+    }
+
     /// The negamax value of the current position within (alpha, beta),
     /// `depth` plies deep (exact when `depth` reaches the end).
     pub fn search(
@@ -189,8 +213,11 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply as u32);
         let left = self.pos.plies_left();
-        if left <= 2 {
+        if left <= 1 {
             return endgame::solve(self, alpha, beta, ply);
+        }
+        if left == 2 {
+            return self.two_cached(alpha, beta, ply, pv_node);
         }
         if depth == 0 {
             return evaluate(&self.pos, self.shared.tuned).clamp(-INFINITE + 1, INFINITE - 1);
