@@ -73,7 +73,7 @@ impl Sprt {
     /// Checks the parameters; the message says what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let rate = |x: f64| x > 0.0 && x < 1.0;
-        if !(self.elo0 < self.elo1) {
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
             return Err("SPRT: elo0 must be less than elo1".into());
         }
         if !rate(self.alpha) || !rate(self.beta) || self.alpha + self.beta >= 1.0 {
