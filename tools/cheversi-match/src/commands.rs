@@ -5,6 +5,7 @@ use crate::cli::{MergeArgs, RunArgs, StatsArgs, parse_sprt, stats_counts};
 use crate::comm_log::CommLog;
 use crate::config::{MatchConfig, OpeningOrder};
 use crate::openings;
+use crate::output::say;
 use crate::record::tally;
 use crate::report::Report;
 use crate::runner::{self, RunOptions};
@@ -91,10 +92,10 @@ fn opening_book(config: &MatchConfig) -> Result<OpeningBook, String> {
 
 /// Prints the closing lines and writes the summary file.
 fn finish(summary: &Summary, path: Option<&str>) -> Result<(), String> {
-    println!("{}", summary.rating_lines());
-    println!("{}", summary.terminations_line());
+    say(&summary.rating_lines());
+    say(&summary.terminations_line());
     if let Some(s) = &summary.report.sprt {
-        println!("SPRT: {:?}", s.decision);
+        say(&format!("SPRT: {:?}", s.decision));
     }
     match path {
         Some(p) => summary.write(p),
@@ -112,12 +113,9 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), String> {
         Report::pentanomial(&counts, sprt.as_ref(), false)
     };
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
+        say(&serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        println!("{}", report.line());
+        say(&report.line());
     }
     Ok(())
 }

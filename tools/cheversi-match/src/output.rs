@@ -2,7 +2,12 @@
 //! stable line per finished game and a rating line every few games.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+
+/// Prints a line on stdout; a closed pipe (`| head`) is not worth a panic.
+pub fn say(line: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
 
 /// Prints match progress.
 pub struct Output {
@@ -31,7 +36,7 @@ impl Output {
     pub fn note(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => println!("{line}"),
+            None => say(line),
         }
     }
 
@@ -43,9 +48,9 @@ impl Output {
                 bar.set_message(short(rating));
             }
             None => {
-                println!("{game_line}");
+                say(game_line);
                 if finished.is_multiple_of(self.rating_interval) {
-                    println!("{rating}");
+                    say(rating);
                 }
             }
         }

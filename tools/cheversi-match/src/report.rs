@@ -119,20 +119,21 @@ impl Report {
             _ => format!("[{:.3}] ", self.score),
         };
         let p = self.penta;
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as 0.00.
+        let z = |x: f64| x + 0.0;
         let mut s = format!(
-            "{wdl}{} games | Elo {:.2} +/- {:.2} | nElo {:.2} +/- {:.2} | LOS {:.2} % | Ptnml(0-2) [{}, {}, {}, {}, {}]",
+            "{wdl}{} games | Elo {:.2} +/- {:.2} | nElo {:.2} +/- {:.2} | LOS {:.2} %",
             self.games,
-            self.elo,
-            self.elo_error,
-            self.nelo,
-            self.nelo_error,
+            z(self.elo),
+            z(self.elo_error),
+            z(self.nelo),
+            z(self.nelo_error),
             self.los,
-            p[0],
-            p[1],
-            p[2],
-            p[3],
-            p[4]
         );
+        if p.iter().sum::<u64>() > 0 {
+            let [ll, ld, dd, wd, ww] = p;
+            s.push_str(&format!(" | Ptnml(0-2) [{ll}, {ld}, {dd}, {wd}, {ww}]"));
+        }
         if let (Some(llr), Some(t)) = (self.llr, &self.sprt) {
             s.push_str(&format!(
                 " | LLR {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {}",

@@ -3,6 +3,9 @@
 //! purpose after `--after N` of its own moves:
 //!
 //! `fake-engine [--mode random|crash|hang|illegal|garbage|slow-start] [--after N] [--delay MS] [--seed N]`
+//!
+//! `--delay` is the wait before `uciok` in slow-start mode and the thinking
+//! time per move otherwise.
 
 use cheversi::{Placement, Position, Variant};
 use cheversi_match::rng::SplitMix64;
@@ -101,6 +104,7 @@ impl Fake {
             Some("uci") => {
                 if self.mode == Mode::SlowStart {
                     std::thread::sleep(self.delay);
+                    self.delay = Duration::ZERO;
                 }
                 say("id name fake-engine");
                 say(
@@ -156,7 +160,10 @@ impl Fake {
                 let _ = std::io::stdout().write_all(b"\xff\xfe garbage \x00\n");
                 say("bestmove ~~~");
             }
-            _ => self.random_move(),
+            _ => {
+                std::thread::sleep(self.delay);
+                self.random_move()
+            }
         }
     }
 
