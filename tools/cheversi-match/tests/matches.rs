@@ -102,6 +102,8 @@ fn a_match_prints_one_line_per_game_and_writes_pgn_and_summary() {
 fn a_gauntlet_plays_the_first_engine_against_each_other() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = two_randoms(&[
+        "--log",
+        "comm.log",
         "--games",
         "2",
         "--seed",
@@ -123,6 +125,14 @@ fn a_gauntlet_plays_the_first_engine_against_each_other() {
         .map(|p| p["opponent"].as_str().unwrap())
         .collect();
     assert_eq!(opponents, ["beta", "gamma"]);
+    let log = std::fs::read_to_string(dir.path().join("comm.log")).unwrap();
+    for line in [
+        "gamma > uci",
+        "gamma < uciok",
+        "beta > setoption name UCI_Variant value open",
+    ] {
+        assert!(log.contains(line), "{line} missing from the log");
+    }
 }
 
 #[test]
