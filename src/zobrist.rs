@@ -22,7 +22,7 @@ const fn make_keys() -> Keys {
         last: [0; 64],
         queen_call: 0,
     };
-    let mut state = 0x5EED_C4E7_E125_1u64;
+    let mut state = 0x0005_EEDC_4E7E_1251_u64;
     let mut c = 0;
     while c < 2 {
         let mut p = 0;

@@ -17,7 +17,8 @@ struct State<'a> {
 impl State<'_> {
     fn should_stop(&mut self) -> bool {
         if !self.aborted
-            && (self.nodes >= self.node_limit || self.nodes % 1024 == 0 && self.out_of_time())
+            && (self.nodes >= self.node_limit
+                || self.nodes.is_multiple_of(1024) && self.out_of_time())
         {
             self.aborted = true;
         }
