@@ -4,7 +4,7 @@
 use crate::search::Limits;
 use crate::types::Placement;
 use nom::bytes::complete::{take_till1, take_while};
-use nom::combinator::{map, opt, verify};
+use nom::combinator::{map, opt, peek, verify};
 use nom::multi::{many0, many1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -173,7 +173,11 @@ fn arguments<'a>(word: &str, rest: &'a str) -> Option<Res<'a, Command>> {
         "position" => position(rest),
         "go" => go(rest),
         "query" => query(rest),
-        "bench" => map(opt(number::<u32>("a depth")), Command::Bench).parse(rest),
+        "bench" => map(
+            opt(preceded(peek(token), number::<u32>("a depth"))),
+            Command::Bench,
+        )
+        .parse(rest),
         _ => return None,
     })
 }
@@ -282,14 +286,14 @@ fn words_until<'a>(
     many1(verify(token, move |w: &str| w != stop))
 }
 
-/// A number of type `T`; an unparsable word is fatal.
+/// A number of type `T`; a missing or unparsable word is fatal.
 fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -> Res<'a, T> {
-    move |i| {
-        let (rest, w) = token(i)?;
-        match w.parse() {
+    move |i| match token(i) {
+        Ok((rest, w)) => match w.parse() {
             Ok(n) => Ok((rest, n)),
             Err(_) => Err(nom::Err::Failure(Fail::expected(i, what))),
-        }
+        },
+        Err(_) => Err(nom::Err::Failure(Fail::expected(i, what))),
     }
 }
 
