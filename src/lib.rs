@@ -3,9 +3,11 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod engine;
 pub mod fen;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod types;
 pub mod variant;

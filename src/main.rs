@@ -97,7 +97,10 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
-        None => Err("the protocol loop is not written yet (issue 4)".into()),
+        None => {
+            cheversi::protocol::run(std::io::stdin(), std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,7 +34,7 @@ impl Color {
     /// The side to move after `ply` placements.
     #[inline]
     pub const fn to_move_at(ply: u8) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -185,7 +185,7 @@ impl Square {
     /// Is this a dark square? `a1` is dark.
     #[inline]
     pub const fn is_dark(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()).is_multiple_of(2)
     }
 
     /// All 64 squares, a1 first.

@@ -1,0 +1,161 @@
+//! The options the engine offers, and what a `setoption` changes.
+
+use crate::search::Options;
+use crate::variant::Variant;
+use std::time::Duration;
+
+/// What an option looks like to a GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number in a range.
+    Spin {
+        /// The default.
+        default: i64,
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// One of a list of words.
+    Combo {
+        /// The default.
+        default: &'static str,
+        /// The choices.
+        vars: Vec<&'static str>,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// One option: its name and kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The name, as listed.
+    pub name: &'static str,
+    /// Its kind and range.
+    pub kind: Kind,
+}
+
+/// The largest transposition table, in MiB (the machines we run on are small).
+pub const MAX_HASH_MB: i64 = 1024;
+/// The most search threads.
+pub const MAX_THREADS: i64 = 64;
+/// The most principal variations.
+pub const MAX_MULTIPV: i64 = 64;
+/// The largest move overhead, in ms.
+pub const MAX_OVERHEAD_MS: i64 = 5000;
+
+/// Every option, with the defaults of `Options::default()`.
+pub fn specs() -> Vec<Spec> {
+    let d = Options::default();
+    let spin = |name, default: i64, min, max| Spec {
+        name,
+        kind: Kind::Spin { default, min, max },
+    };
+    vec![
+        spin("Hash", d.hash_mb as i64, 1, MAX_HASH_MB),
+        Spec {
+            name: "Clear Hash",
+            kind: Kind::Button,
+        },
+        spin("Threads", d.threads as i64, 1, MAX_THREADS),
+        spin("MultiPV", d.multipv as i64, 1, MAX_MULTIPV),
+        spin(
+            "Move Overhead",
+            d.move_overhead.as_millis() as i64,
+            0,
+            MAX_OVERHEAD_MS,
+        ),
+        Spec {
+            name: "UCI_Variant",
+            kind: Kind::Combo {
+                default: Variant::Standard.name(),
+                vars: Variant::ALL.iter().map(|v| v.name()).collect(),
+            },
+        },
+    ]
+}
+
+/// What a valid `setoption` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// New search options.
+    Search(Options),
+    /// Forget the transposition table.
+    ClearHash,
+    /// Play this variant (the position goes back to its start).
+    Variant(Variant),
+}
+
+/// Reads `setoption name <name> [value <value>]` against the current
+/// options. Names are matched without regard to case, as UCI asks.
+pub fn change(name: &str, value: Option<&str>, now: &Options) -> Result<Change, String> {
+    let spec = specs()
+        .into_iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no option named '{name}' (see 'uci' for the list)"))?;
+    if spec.kind == Kind::Button {
+        return Ok(Change::ClearHash);
+    }
+    let value = value.ok_or_else(|| format!("option '{}' needs a value", spec.name))?;
+    let mut o = now.clone();
+    match (spec.name, &spec.kind) {
+        ("UCI_Variant", _) => {
+            return value
+                .parse()
+                .map(Change::Variant)
+                .map_err(|e| e.to_string());
+        }
+        ("Hash", k) => o.hash_mb = spin(spec.name, k, value)? as usize,
+        ("Threads", k) => o.threads = spin(spec.name, k, value)? as usize,
+        ("MultiPV", k) => o.multipv = spin(spec.name, k, value)? as usize,
+        (_, k) => o.move_overhead = Duration::from_millis(spin(spec.name, k, value)? as u64),
+    }
+    Ok(Change::Search(o))
+}
+
+fn spin(name: &str, kind: &Kind, value: &str) -> Result<i64, String> {
+    let &Kind::Spin { min, max, .. } = kind else {
+        return Err(format!("option '{name}' takes no number"));
+    };
+    match value.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "option '{name}' needs a whole number from {min} to {max}, not '{value}'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spins_are_range_checked_and_names_ignore_case() {
+        let now = Options::default();
+        let Ok(Change::Search(o)) = change("hash", Some("64"), &now) else {
+            panic!("hash refused")
+        };
+        assert_eq!(o.hash_mb, 64);
+        let Ok(Change::Search(o)) = change("move overhead", Some("0"), &now) else {
+            panic!("overhead refused")
+        };
+        assert_eq!(o.move_overhead, Duration::ZERO);
+        assert!(change("Hash", Some("0"), &now).is_err());
+        assert!(change("Threads", Some("65"), &now).is_err());
+        assert!(change("Threads", Some("two"), &now).is_err());
+        assert!(change("Threads", None, &now).is_err());
+        assert!(change("Contempt", Some("1"), &now).is_err());
+    }
+
+    #[test]
+    fn variant_and_button() {
+        let now = Options::default();
+        assert_eq!(
+            change("UCI_Variant", Some("Open"), &now),
+            Ok(Change::Variant(Variant::Open))
+        );
+        assert!(change("UCI_Variant", Some("chess"), &now).is_err());
+        assert_eq!(change("clear hash", None, &now), Ok(Change::ClearHash));
+    }
+}
