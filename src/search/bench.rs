@@ -14,20 +14,34 @@ pub struct BenchReport {
     pub elapsed: Duration,
 }
 
-/// Fixed positions (standard unless the string says otherwise).
-const POSITIONS: &[&str] = &[
-    "8/8/8/8/8/8/8/8 w -",
-    "8/8/8/4q3/3K4/8/8/8 w e5",
-    "8/8/8/3Q4/3Kq3/8/8/8 b d5",
+/// Fixed positions: every stage of a `standard` game (the last two solved
+/// exactly at depth 5 and above) and one position of each other variant
+/// (`open` late: its branching factor is near 250 earlier).
+const POSITIONS: &[(Variant, &str)] = &[
+    (Variant::Standard, "8/8/8/8/8/8/8/8 w -"),
+    (Variant::Standard, "8/8/8/4q3/3K4/8/8/8 w e5"),
+    (Variant::Standard, "8/8/8/3Q4/3Kq3/8/8/8 b d5"),
+    (Variant::Standard, "8/8/8/2r1R3/3K4/1Qq5/2r5/8 w c2"),
+    (Variant::Standard, "3R4/3bn3/K1N1R3/1r2q3/8/8/8/8 w e5"),
+    (Variant::Standard, "8/8/8/8/8/5Q1q/6Bb/4KrBr w h1"),
+    (Variant::Open, "k6n/6r1/2R2b2/4q3/3K4/2R5/1B6/N7 w a8"),
+    (Variant::Original, "8/8/3n4/5R1b/3Q4/8/8/8 w h5"),
 ];
 
-/// Runs the bench at `depth` plies per position.
+/// The bench positions.
+pub fn positions() -> impl Iterator<Item = Position> {
+    POSITIONS
+        .iter()
+        .filter_map(|&(v, fen)| Position::from_fen(fen, v).ok())
+}
+
+/// Runs the bench: each position searched `depth` plies deep (clamped to
+/// the plies left) by a fresh one-thread searcher.
 pub fn run(depth: u32) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
     let control = Control::default();
-    for fen in POSITIONS {
-        let pos = Position::from_fen(fen, Variant::Standard).expect("bench positions are valid");
+    for pos in positions() {
         let mut s = Searcher::new(Options::default());
         let limits = Limits {
             depth: Some(depth),
@@ -38,5 +52,20 @@ pub fn run(depth: u32) -> BenchReport {
     BenchReport {
         nodes,
         elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bench_position_is_valid() {
+        assert_eq!(positions().count(), POSITIONS.len());
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        assert_eq!(run(2).nodes, run(2).nodes);
     }
 }
