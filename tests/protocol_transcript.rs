@@ -394,7 +394,7 @@ fn cutegames_style_game_between_two_engines() {
     loop {
         engines[0].send(&position(&moves));
         let p1 = engines[0].ask("query p1turn") == ["response true"];
-        assert_eq!(p1, moves.len() % 2 == 0);
+        assert_eq!(p1, moves.len().is_multiple_of(2));
         let us = &mut engines[usize::from(!p1)];
         us.send(&position(&moves));
         if us.ask("query gameover") == ["response true"] {
