@@ -1,0 +1,262 @@
+//! The match loop: worker threads play games from a shared queue, each with
+//! its own engine processes; the main thread records every result (PGN,
+//! state, output) in the order games finish and stops on an SPRT decision.
+
+use crate::comm_log::CommLog;
+use crate::config::MatchConfig;
+use crate::engine_process::EngineProcess;
+use crate::game::{self, GameContext, Played, Seat};
+use crate::output::Output;
+use crate::pgn::{self, PgnHeader};
+use crate::record::{GameRecord, tally};
+use crate::schedule::{GameSpec, OpeningBook};
+use crate::sprt::Decision;
+use crate::state::State;
+use crate::summary::Summary;
+use cheversi::Variant;
+use std::collections::{HashSet, VecDeque};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::time::Duration;
+
+/// How to run (not which games: that is the [`MatchConfig`]).
+pub struct RunOptions {
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Time for `uciok` and `readyok`.
+    pub startup: Duration,
+    /// PGN file to append to.
+    pub pgnout: Option<String>,
+    /// Summary JSON file.
+    pub summary: Option<String>,
+    /// State file for `--resume`.
+    pub state_path: String,
+    /// Engine traffic log.
+    pub log: CommLog,
+    /// Games between rating lines.
+    pub rating_interval: u64,
+}
+
+/// Everything workers share.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    variant: Variant,
+    book: &'a OpeningBook,
+    ctx: GameContext,
+    queue: Mutex<VecDeque<u64>>,
+    stop: AtomicBool,
+}
+
+/// Plays the games of `config.range` missing from `state`; returns the summary.
+pub fn run(
+    config: &MatchConfig,
+    mut state: State,
+    book: &OpeningBook,
+    opts: &RunOptions,
+) -> Result<Summary, String> {
+    let variant: Variant = config.variant.parse().map_err(|e| format!("{e}"))?;
+    let done: HashSet<u64> = state.records.iter().map(|r| r.index).collect();
+    let pending: VecDeque<u64> = (config.range.0..config.range.1)
+        .filter(|i| !done.contains(i))
+        .collect();
+    let mut pgn = open_pgn(opts.pgnout.as_deref(), &mut state)?;
+    let total = config.range.1 - config.range.0;
+    let out = Output::new(total, total - pending.len() as u64, opts.rating_interval);
+    out.note(&start_line(config, pending.len()));
+    let shared = Shared {
+        config,
+        variant,
+        book,
+        ctx: GameContext {
+            variant,
+            startup: opts.startup,
+            log: opts.log.clone(),
+        },
+        stop: AtomicBool::new(decided(config, &state)),
+        queue: Mutex::new(pending),
+    };
+    let (tx, rx) = channel::<(GameSpec, Played)>();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..opts.concurrency.max(1) {
+            let tx = tx.clone();
+            let shared = &shared;
+            scope.spawn(move || worker(shared, tx));
+        }
+        drop(tx);
+        for (spec, played) in rx {
+            let result = record_game(config, &mut state, &mut pgn, &out, opts, spec, &played);
+            if result.is_err() || decided(config, &state) {
+                shared.stop.store(true, Ordering::SeqCst);
+            }
+            result?;
+        }
+        Ok(())
+    })?;
+    out.finish();
+    let complete = state.records.len() as u64 >= total;
+    Ok(Summary::new(config, &tally(&state.records), complete))
+}
+
+/// Whether the SPRT has decided on the games so far.
+fn decided(config: &MatchConfig, state: &State) -> bool {
+    let summary = Summary::new(config, &tally(&state.records), false);
+    summary
+        .report
+        .sprt
+        .is_some_and(|s| s.decision != Decision::Continue)
+}
+
+fn start_line(config: &MatchConfig, pending: usize) -> String {
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    format!(
+        "Match {} ({}), games {}..{} ({pending} to play), seed {}",
+        names.join(" vs "),
+        config.variant,
+        config.range.0,
+        config.range.1,
+        config.seed
+    )
+}
+
+/// Opens the PGN for appending, cut back to what the state accounts for.
+fn open_pgn(path: Option<&str>, state: &mut State) -> Result<Option<std::fs::File>, String> {
+    let Some(path) = path else { return Ok(None) };
+    let err = |e: std::io::Error| format!("cannot open {path}: {e}");
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(err)?;
+    let len = file.metadata().map_err(err)?.len();
+    if state.records.is_empty() {
+        state.pgn_bytes = len;
+    } else if len > state.pgn_bytes {
+        // Games written after the last saved state are played again.
+        file.set_len(state.pgn_bytes).map_err(err)?;
+    }
+    Ok(Some(file))
+}
+
+fn worker(shared: &Shared<'_>, tx: Sender<(GameSpec, Played)>) {
+    let mut engines: Vec<Option<EngineProcess>> =
+        shared.config.engines.iter().map(|_| None).collect();
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let next = shared.queue.lock().ok().and_then(|mut q| q.pop_front());
+        let Some(index) = next else { return };
+        let spec = GameSpec::of(index, shared.config.engines.len() - 1);
+        let played = play_one(shared, &mut engines, &spec);
+        if tx.send((spec, played)).is_err() {
+            return;
+        }
+    }
+}
+
+fn play_one(shared: &Shared<'_>, engines: &mut [Option<EngineProcess>], spec: &GameSpec) -> Played {
+    let opening = shared
+        .book
+        .opening(shared.variant, shared.config.seed, spec.round);
+    let (w, b) = if spec.first_is_white {
+        (0, spec.opponent)
+    } else {
+        (spec.opponent, 0)
+    };
+    let (mut we, mut be) = (engines[w].take(), engines[b].take());
+    let cfgs = &shared.config.engines;
+    let played = game::play(
+        &shared.ctx,
+        &opening,
+        [
+            Seat {
+                cfg: &cfgs[w],
+                engine: &mut we,
+            },
+            Seat {
+                cfg: &cfgs[b],
+                engine: &mut be,
+            },
+        ],
+    );
+    engines[w] = we;
+    engines[b] = be;
+    played
+}
+
+fn record_game(
+    config: &MatchConfig,
+    state: &mut State,
+    pgn: &mut Option<std::fs::File>,
+    out: &Output,
+    opts: &RunOptions,
+    spec: GameSpec,
+    played: &Played,
+) -> Result<(), String> {
+    let names = |first_white: bool| {
+        let (a, b) = (&config.engines[0].name, &config.engines[spec.opponent].name);
+        if first_white {
+            (a.as_str(), b.as_str())
+        } else {
+            (b.as_str(), a.as_str())
+        }
+    };
+    let (white, black) = names(spec.first_is_white);
+    if let Some(file) = pgn {
+        let text = pgn_text(config, &spec, played, white, black);
+        file.write_all(text.as_bytes())
+            .and_then(|_| file.sync_data())
+            .map_err(|e| format!("cannot write the PGN: {e}"))?;
+        state.pgn_bytes += text.len() as u64;
+    }
+    state.records.push(GameRecord {
+        index: spec.index,
+        opponent: spec.opponent,
+        first_is_white: spec.first_is_white,
+        result: played.result,
+        termination: played.termination,
+        points: played.points,
+        detail: played.detail.clone(),
+    });
+    state.save(&opts.state_path)?;
+    let summary = Summary::new(config, &tally(&state.records), false);
+    let line = format!(
+        "Finished game {} ({white} vs {black}): {} {{{}, points {}-{}}}",
+        spec.index + 1,
+        played.result.pgn(),
+        played
+            .detail
+            .as_deref()
+            .unwrap_or(played.termination.as_str()),
+        played.points[0],
+        played.points[1]
+    );
+    out.game(state.records.len() as u64, &line, &summary.rating_lines());
+    Ok(())
+}
+
+fn pgn_text(
+    config: &MatchConfig,
+    spec: &GameSpec,
+    played: &Played,
+    white: &str,
+    black: &str,
+) -> String {
+    let limits: Vec<String> = [white, black]
+        .iter()
+        .filter_map(|n| config.engines.iter().find(|e| e.name == *n))
+        .map(|e| e.limit.to_string())
+        .collect();
+    let header = PgnHeader {
+        event: "cheversi-match",
+        round: spec.index + 1,
+        white,
+        black,
+        variant: &config.variant,
+        limits: &limits.join(" / "),
+    };
+    pgn::game_pgn(&header, played)
+}
