@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 /// Which Elo the bounds are expressed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Model {
     /// Normalized Elo (Fishtest's default).
     Normalized,

@@ -185,6 +185,7 @@ fn the_sprt_stops_the_match_when_it_decides() {
     let s = json(dir.path().join("s.json"));
     assert_eq!(s["complete"], false);
     assert_eq!(s["sprt"]["decision"], "H1", "{s}");
+    assert_eq!(s["sprt"]["model"], "logistic");
     assert!(s["llr"].as_f64().unwrap() >= s["sprt"]["upper_bound"].as_f64().unwrap());
     assert!(s["games"].as_u64().unwrap() < 200);
     assert!(r.stdout.contains("SPRT: H1"));
