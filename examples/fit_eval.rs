@@ -60,7 +60,7 @@ fn game(v: Variant, s: &mut Searcher, rng: &mut Rng, out: &mut Vec<(u8, [i32; FE
     let at = pos.plies_left();
     for (left, f) in early {
         // Same side to move when the plies differ by an even number.
-        let sign = if (left - at) % 2 == 0 { 1.0 } else { -1.0 };
+        let sign = if (left - at).is_multiple_of(2) { 1.0 } else { -1.0 };
         out.push((left, f, sign * value as f64 / 100.0));
     }
     while pos.plies_left() > 2 {
@@ -98,11 +98,12 @@ fn least_squares(rows: &[([i32; FEATURES], f64)]) -> [f64; FEATURES] {
         if a[c][c].abs() < 1e-12 {
             continue;
         }
-        for r in 0..FEATURES {
+        let pivot = a[c];
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let k = a[r][c] / a[c][c];
-                for j in c..=FEATURES {
-                    a[r][j] -= k * a[c][j];
+                let k = row[c] / pivot[c];
+                for (x, p) in row.iter_mut().zip(pivot.iter()).skip(c) {
+                    *x -= k * p;
                 }
             }
         }

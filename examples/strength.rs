@@ -50,7 +50,7 @@ impl Player {
 /// Plays one game from `pos`; returns the final points difference White minus Black.
 fn play(mut pos: Position, white: &mut Player, black: &mut Player) -> i32 {
     while !pos.is_over() {
-        let p = if pos.ply() % 2 == 0 {
+        let p = if pos.ply().is_multiple_of(2) {
             &mut *white
         } else {
             &mut *black
