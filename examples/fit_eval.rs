@@ -60,7 +60,11 @@ fn game(v: Variant, s: &mut Searcher, rng: &mut Rng, out: &mut Vec<(u8, [i32; FE
     let at = pos.plies_left();
     for (left, f) in early {
         // Same side to move when the plies differ by an even number.
-        let sign = if (left - at).is_multiple_of(2) { 1.0 } else { -1.0 };
+        let sign = if (left - at).is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        };
         out.push((left, f, sign * value as f64 / 100.0));
     }
     while pos.plies_left() > 2 {
