@@ -90,6 +90,41 @@ const KNIGHT: [u64; 64] = leaper_table(&[
     (-1, 2),
 ]);
 
+const fn distance_table() -> [[u8; 64]; 64] {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let (df, dr) = (if df < 0 { -df } else { df }, if dr < 0 { -dr } else { dr });
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// `DISTANCE[a][b]`: king steps between two squares (Chebyshev distance).
+pub const DISTANCE: [[u8; 64]; 64] = distance_table();
+
+/// `RAY_LEN[d][sq]`: how many squares the ray from `sq` in direction `d` holds.
+pub const RAY_LEN: [[u8; 64]; 8] = {
+    let mut t = [[0u8; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[d][sq] = RAYS[d][sq].count_ones() as u8;
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// `RAYS[d][sq]`: every square from `sq` (exclusive) to the edge in direction `d`.
 pub const RAYS: [[u64; 64]; 8] = ray_table();
 
@@ -265,6 +300,20 @@ mod tests {
                         Some(b) => assert!(r.has(b) && occ.has(b)),
                         None => assert!((r & occ).is_empty()),
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn distances_and_ray_lengths() {
+        for a in Square::all() {
+            for d in 0..8 {
+                let r = Bitboard(RAYS[d][a.index()]);
+                assert_eq!(RAY_LEN[d][a.index()] as u32, r.count());
+                for b in r {
+                    let steps = Bitboard(RAYS[d][a.index()] & !RAYS[d][b.index()]).count();
+                    assert_eq!(DISTANCE[a.index()][b.index()] as u32, steps);
                 }
             }
         }

@@ -6,6 +6,7 @@ use crate::perft::perft;
 use crate::position::Position;
 use crate::search::{Control, Event, Info, Limits, Options, Searcher};
 use crate::types::Placement;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -86,7 +87,8 @@ impl Engine {
 
     /// Is a job still running? Reaps one that has sent its final report.
     pub fn is_busy(&mut self) -> bool {
-        if self.job.is_some() && self.done.load(Ordering::SeqCst) {
+        let ended = self.job.as_ref().is_some_and(JoinHandle::is_finished);
+        if ended || self.job.is_some() && self.done.load(Ordering::SeqCst) {
             self.join();
         }
         self.job.is_some()
@@ -211,13 +213,25 @@ fn search_job(
     let (best, nodes) = if pos.is_over() {
         (None, 0)
     } else {
-        let outcome = searcher.go(pos, limits, control, &mut |event| {
-            if let Event::Info(i) = &event {
-                last = Some(i.clone());
+        // A bug in the search must not cost the GUI its bestmove.
+        let run = panic::catch_unwind(AssertUnwindSafe(|| {
+            searcher.go(pos, limits, control, &mut |event| {
+                if let Event::Info(i) = &event {
+                    last = Some(i.clone());
+                }
+                sink(Report::Event { event, multipv });
+            })
+        }));
+        match run {
+            Ok(outcome) => (outcome.best, outcome.nodes),
+            Err(_) => {
+                log::error!("the search panicked in {}", pos.fen());
+                *searcher = Searcher::new(searcher.options().clone());
+                let event = Event::Message("error: the search failed".into());
+                sink(Report::Event { event, multipv });
+                (pos.legal_moves().iter().next(), 0)
             }
-            sink(Report::Event { event, multipv });
-        });
-        (outcome.best, outcome.nodes)
+        }
     };
     // UCI: under `infinite` or `ponder`, bestmove waits for stop/ponderhit.
     while !control.stopped() && (limits.infinite || limits.ponder && !control.pondering_over()) {

@@ -3,7 +3,7 @@
 //! `play` and `undo` keep both sides' points and the Zobrist hash up to date
 //! incrementally; `delta` gives a placement's point change in constant time.
 
-use crate::attacks::{self, first_blocker, opposite, ray, slides_along};
+use crate::attacks::{self, DISTANCE, RAY_LEN, RAYS, is_orthogonal, opposite};
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
@@ -24,6 +24,25 @@ pub struct Position {
     last: Option<Square>,
     points: [i32; 2],
     hash: u64,
+}
+
+/// What a placement on one empty square would change (see
+/// [`Position::square_delta`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareDelta {
+    /// Points the placed piece would earn, by piece index (K, Q, R, B, N).
+    pub own: [i32; 5],
+    /// Points each side (White, Black) would lose to the new blocker.
+    pub loss: [i32; 2],
+}
+
+impl SquareDelta {
+    /// The mover's gain (its points won minus the opponent's) for `piece`,
+    /// `us` being the mover's colour index.
+    #[inline]
+    pub fn gain(&self, piece: Piece, us: usize) -> i32 {
+        self.own[piece.index()] - self.loss[us] + self.loss[1 - us]
+    }
 }
 
 /// What `undo` needs to restore a position after `play`.
@@ -167,32 +186,69 @@ impl Position {
         attacks::attacks(piece, sq, self.occupied())
     }
 
+    /// What placing any piece on the empty square `s` would change: the
+    /// points each piece kind would earn there and what each side would lose
+    /// (its leapers' square, its sliders' rays through `s`). One scan of the
+    /// eight rays serves every piece kind, so move ordering pays it once per square.
+    #[inline]
+    pub fn square_delta(&self, s: Square) -> SquareDelta {
+        let occ = self.occupied();
+        let mut run = [0i32; 8];
+        let mut blocker = [64usize; 8];
+        let si = s.index();
+        for (d, (r, b)) in run.iter_mut().zip(blocker.iter_mut()).enumerate() {
+            let hits = RAYS[d][si] & occ.0;
+            if hits == 0 {
+                *r = RAY_LEN[d][si] as i32;
+            } else {
+                let first = if d < 4 {
+                    hits.trailing_zeros()
+                } else {
+                    63 - hits.leading_zeros()
+                } as usize;
+                *r = DISTANCE[si][first] as i32 - 1;
+                *b = first;
+            }
+        }
+        let mut loss = [0i32; 2];
+        for c in Color::ALL {
+            let i = c.index();
+            let k = attacks::king(s) & self.pieces_of(c, Piece::King);
+            let n = attacks::knight(s) & self.pieces_of(c, Piece::Knight);
+            loss[i] = (k.count() + n.count()) as i32;
+            let q = self.pieces_of(c, Piece::Queen).0;
+            let orth = q | self.pieces_of(c, Piece::Rook).0;
+            let diag = q | self.pieces_of(c, Piece::Bishop).0;
+            for d in 0..8 {
+                let sliders = if is_orthogonal(d) { orth } else { diag };
+                if blocker[d] < 64 && sliders >> blocker[d] & 1 != 0 {
+                    loss[i] += 1 + run[opposite(d)];
+                }
+            }
+        }
+        let empty = !occ;
+        let rook = run[0] + run[1] + run[4] + run[5];
+        let bishop = run[2] + run[3] + run[6] + run[7];
+        SquareDelta {
+            own: [
+                (attacks::king(s) & empty).count() as i32,
+                rook + bishop,
+                rook,
+                bishop,
+                (attacks::knight(s) & empty).count() as i32,
+            ],
+            loss,
+        }
+    }
+
     /// The change of both sides' points (`[white, black]`) that placing
     /// `pl` for the side to move would make. `pl.square` must be empty.
     #[inline]
     pub fn delta(&self, pl: Placement) -> [i32; 2] {
-        let occ = self.occupied();
-        let s = pl.square;
-        let mut d = [0i32; 2];
+        let sd = self.square_delta(pl.square);
         let us = self.side_to_move().index();
-        d[us] += (attacks::attacks(pl.piece, s, occ) & !occ).count() as i32;
-        for c in Color::ALL {
-            let leapers = (attacks::king(s) & self.pieces_of(c, Piece::King)).count()
-                + (attacks::knight(s) & self.pieces_of(c, Piece::Knight)).count();
-            d[c.index()] -= leapers as i32;
-        }
-        for dir in 0..8 {
-            let Some(b) = first_blocker(dir, s, occ) else {
-                continue;
-            };
-            let Some((c, p)) = self.board[b.index()] else {
-                continue;
-            };
-            if slides_along(p, opposite(dir)) {
-                let beyond = (ray(opposite(dir), s, occ) & !occ).count() as i32;
-                d[c.index()] -= 1 + beyond;
-            }
-        }
+        let mut d = [-sd.loss[0], -sd.loss[1]];
+        d[us] += sd.own[pl.piece.index()];
         d
     }
 
@@ -330,6 +386,35 @@ mod tests {
         // The rook loses d1 itself and e1..h1 beyond it.
         assert_eq!(pos.points(Color::White), before - 5);
         assert_eq!(pos.points_from_scratch()[0], pos.points(Color::White));
+    }
+
+    #[test]
+    fn deltas_match_recounting_in_random_games() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for v in Variant::ALL {
+            for _ in 0..300 {
+                let mut pos = Position::new(v);
+                while !pos.is_over() {
+                    let moves = pos.legal_moves().to_vec();
+                    for &m in moves.iter().step_by(7) {
+                        let d = pos.delta(m);
+                        let before = pos.points_from_scratch();
+                        let u = pos.play(m);
+                        let after = pos.points_from_scratch();
+                        assert_eq!([after[0] - before[0], after[1] - before[1]], d, "{m}");
+                        pos.undo(m, u);
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    pos.play(moves[(x % moves.len() as u64) as usize]);
+                    assert_eq!(
+                        pos.points_from_scratch(),
+                        [pos.points(Color::White), pos.points(Color::Black)]
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -372,3 +372,48 @@ fn quit_and_end_of_input_exit_cleanly() {
         "{rest:?}"
     );
 }
+
+/// The loop of kz04px's cutegames (src/match/play.cpp): it re-sends the
+/// position before every query, asks both engines, reads a two-word
+/// bestmove, and voids the game if the engines' final answers differ.
+#[test]
+fn cutegames_style_game_between_two_engines() {
+    let mut engines = [Engine::start(), Engine::start()];
+    for e in &mut engines {
+        e.send("ugi");
+        e.until("ugiok");
+        e.send("isready");
+        e.until("readyok");
+        e.send("uginewgame");
+    }
+    let mut moves: Vec<String> = Vec::new();
+    let position = |moves: &[String]| match moves.is_empty() {
+        true => "position startpos".to_string(),
+        false => format!("position startpos moves {}", moves.join(" ")),
+    };
+    loop {
+        engines[0].send(&position(&moves));
+        let p1 = engines[0].ask("query p1turn") == ["response true"];
+        assert_eq!(p1, moves.len().is_multiple_of(2));
+        let us = &mut engines[usize::from(!p1)];
+        us.send(&position(&moves));
+        if us.ask("query gameover") == ["response true"] {
+            break;
+        }
+        let (_, best) = search(us, "go p1time 400 p2time 400 p1inc 0 p2inc 0");
+        moves.push(best);
+    }
+    assert_eq!(moves.len(), 16);
+    let answers: Vec<Vec<String>> = engines
+        .iter_mut()
+        .map(|e| {
+            e.send(&position(&moves));
+            [e.ask("query gameover"), e.ask("query result")].concat()
+        })
+        .collect();
+    assert_eq!(answers[0], answers[1]);
+    assert_eq!(answers[0][0], "response true");
+    assert!(
+        ["response p1win", "response p2win", "response draw"].contains(&answers[0][1].as_str())
+    );
+}

@@ -1,13 +1,32 @@
 //! The search: the API the engine drives. It never prints; it reports
 //! typed [`Event`]s through a callback that the protocol layer renders.
 
-mod basic;
 pub mod bench;
+mod endgame;
+pub mod eval;
+mod go;
+mod history;
+pub mod moves;
+mod root;
+pub mod time;
+pub mod tt;
+mod weights;
+mod worker;
 
 use crate::position::Position;
 use crate::types::Placement;
+use history::Tables;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use tt::Tt;
+
+/// A search value: 100 x the (expected) final point difference, from the
+/// side to move's view.
+pub type Value = i32;
+/// Centipoints per point.
+pub const SCALE: Value = 100;
+/// Above every value a search can return.
+pub const INFINITE: Value = 1_000_000;
 
 /// What a `go` asks for. Every limit is optional; none means "until stopped"
 /// only with `infinite` (otherwise the search picks a sensible default).
@@ -44,6 +63,9 @@ pub struct Options {
     pub multipv: usize,
     /// Time kept back per move for communication.
     pub move_overhead: Duration,
+    /// Use the fitted evaluation (false: the current difference alone, kept
+    /// to measure what the fitting is worth).
+    pub tuned_eval: bool,
 }
 
 impl Default for Options {
@@ -53,6 +75,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(10),
+            tuned_eval: true,
         }
     }
 }
@@ -145,20 +168,46 @@ impl Control {
 }
 
 /// A searcher: the state kept between searches (tables, histories).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Searcher {
     options: Options,
+    tt: Tt,
+    tables: Vec<Tables>,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(Options::default())
+    }
 }
 
 impl Searcher {
     /// A searcher with these options.
     pub fn new(options: Options) -> Searcher {
-        Searcher { options }
+        let mut s = Searcher {
+            tt: Tt::new(options.hash_mb),
+            tables: Vec::new(),
+            options,
+        };
+        s.fit_threads();
+        s
+    }
+
+    fn fit_threads(&mut self) {
+        let n = self.options.threads.max(1);
+        self.tables.truncate(n);
+        while self.tables.len() < n {
+            self.tables.push(Tables::default());
+        }
     }
 
     /// Changes the options (resizes tables as needed).
     pub fn set_options(&mut self, options: Options) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Tt::new(options.hash_mb);
+        }
         self.options = options;
+        self.fit_threads();
     }
 
     /// The current options.
@@ -167,7 +216,12 @@ impl Searcher {
     }
 
     /// Forgets everything learned (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for t in &mut self.tables {
+            t.clear();
+        }
+    }
 
     /// Searches `pos` within `limits`, reporting through `on_event`, until a
     /// limit is reached or `control` says stop. Blocks; the engine runs it on
@@ -179,6 +233,6 @@ impl Searcher {
         control: &Control,
         on_event: &mut dyn FnMut(Event),
     ) -> Outcome {
-        basic::search(pos, limits, control, on_event)
+        go::run(self, pos, limits, control, on_event)
     }
 }

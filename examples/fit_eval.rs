@@ -1,0 +1,188 @@
+//! Fits the evaluation weights (`src/search/weights.rs`) by least squares.
+//!
+//! Games are played by a noisy greedy player; every position gets as its
+//! target the exact value of the game from the first position with `SOLVE`
+//! plies left reached in that game (solved by the search), seen from the
+//! position's side to move; positions nearer the end get their own exact value.
+//! One linear model per variant and plies left.
+//!
+//! `cargo run --release --example fit_eval -- [games per variant] > src/search/weights.rs`
+
+use cheversi::search::eval::{FEATURES, features, variant_index};
+use cheversi::search::{Options, Searcher};
+use cheversi::{Position, Variant};
+
+/// Plies left at which games are solved exactly, per variant (the free
+/// variants branch more, so they are solved later).
+fn solve_at(v: Variant) -> u8 {
+    match v {
+        Variant::Standard => 7,
+        _ => 5,
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A greedy move (highest gain) three times in four, else a random one.
+fn noisy_greedy(pos: &Position, rng: &mut Rng) -> cheversi::Placement {
+    let moves = pos.legal_moves().to_vec();
+    if rng.below(4) == 0 {
+        return moves[rng.below(moves.len() as u64) as usize];
+    }
+    let best = moves.iter().map(|&m| pos.gain(m)).max().unwrap_or(0);
+    let top: Vec<_> = moves.into_iter().filter(|&m| pos.gain(m) == best).collect();
+    top[rng.below(top.len() as u64) as usize]
+}
+
+/// Samples (plies left, features, target in points) from one game.
+fn game(v: Variant, s: &mut Searcher, rng: &mut Rng, out: &mut Vec<(u8, [i32; FEATURES], f64)>) {
+    let mut pos = Position::new(v);
+    let mut early = Vec::new();
+    while pos.plies_left() > solve_at(v) {
+        early.push((pos.plies_left(), features(&pos)));
+        let m = noisy_greedy(&pos, rng);
+        pos.play(m);
+    }
+    let (value, _) = s.solve(
+        &pos,
+        -cheversi::search::INFINITE,
+        cheversi::search::INFINITE,
+    );
+    let at = pos.plies_left();
+    for (left, f) in early {
+        // Same side to move when the plies differ by an even number.
+        let sign = if (left - at) % 2 == 0 { 1.0 } else { -1.0 };
+        out.push((left, f, sign * value as f64 / 100.0));
+    }
+    while pos.plies_left() > 2 {
+        let (value, _) = s.solve(
+            &pos,
+            -cheversi::search::INFINITE,
+            cheversi::search::INFINITE,
+        );
+        out.push((pos.plies_left(), features(&pos), value as f64 / 100.0));
+        let m = noisy_greedy(&pos, rng);
+        pos.play(m);
+    }
+}
+
+/// Least squares by the normal equations with a little ridge, solved by
+/// Gaussian elimination.
+fn least_squares(rows: &[([i32; FEATURES], f64)]) -> [f64; FEATURES] {
+    let mut a = [[0.0f64; FEATURES + 1]; FEATURES];
+    for (f, y) in rows {
+        for i in 0..FEATURES {
+            for j in 0..FEATURES {
+                a[i][j] += f[i] as f64 * f[j] as f64;
+            }
+            a[i][FEATURES] += f[i] as f64 * y;
+        }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += 1e-3 * rows.len().max(1) as f64;
+    }
+    for c in 0..FEATURES {
+        let p = (c..FEATURES)
+            .max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))
+            .unwrap_or(c);
+        a.swap(c, p);
+        if a[c][c].abs() < 1e-12 {
+            continue;
+        }
+        for r in 0..FEATURES {
+            if r != c {
+                let k = a[r][c] / a[c][c];
+                for j in c..=FEATURES {
+                    a[r][j] -= k * a[c][j];
+                }
+            }
+        }
+    }
+    let mut w = [0.0; FEATURES];
+    for i in 0..FEATURES {
+        if a[i][i].abs() >= 1e-12 {
+            w[i] = a[i][FEATURES] / a[i][i];
+        }
+    }
+    w
+}
+
+fn main() {
+    let games: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(300);
+    let mut table = [[[0i32; FEATURES]; 17]; 3];
+    for v in Variant::ALL {
+        let mut s = Searcher::new(Options {
+            hash_mb: 32,
+            ..Options::default()
+        });
+        let mut rng = Rng(0x0F17_E7A1 + variant_index(v) as u64);
+        let mut data = Vec::new();
+        for _ in 0..games {
+            game(v, &mut s, &mut rng, &mut data);
+        }
+        for left in 0..=16u8 {
+            let rows: Vec<_> = data
+                .iter()
+                .filter(|r| r.0 == left)
+                .map(|r| (r.1, r.2))
+                .collect();
+            let w = if rows.len() < 2 * FEATURES {
+                let mut d = [0.0; FEATURES];
+                d[0] = 1.0;
+                d
+            } else {
+                least_squares(&rows)
+            };
+            let err: f64 = rows
+                .iter()
+                .map(|(f, y)| {
+                    let p: f64 = (0..FEATURES).map(|i| w[i] * f[i] as f64).sum();
+                    (p - y) * (p - y)
+                })
+                .sum::<f64>()
+                / rows.len().max(1) as f64;
+            let plain: f64 = rows
+                .iter()
+                .map(|(f, y)| (f[0] as f64 - y) * (f[0] as f64 - y))
+                .sum::<f64>()
+                / rows.len().max(1) as f64;
+            eprintln!(
+                "{v} left {left}: {} samples, rms error {:.2} points (diff alone {:.2})",
+                rows.len(),
+                err.sqrt(),
+                plain.sqrt()
+            );
+            for i in 0..FEATURES {
+                table[variant_index(v)][left as usize][i] = (w[i] * 100.0).round() as i32;
+            }
+        }
+    }
+    println!("//! Evaluation weights in centipoints, `[variant][plies left][feature]`.");
+    println!("//! Written by `cargo run --release --example fit_eval`; do not edit by hand.");
+    println!();
+    println!("use super::eval::FEATURES;");
+    println!();
+    println!("/// The fitted weights.");
+    println!("pub const WEIGHTS: [[[i32; FEATURES]; 17]; 3] = [");
+    for v in &table {
+        println!("    [");
+        for row in v {
+            let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+            println!("        [{}],", cells.join(", "));
+        }
+        println!("    ],");
+    }
+    println!("];");
+}

@@ -1,0 +1,76 @@
+//! Solve-time benchmark: exact (or win/draw/loss) solves of random `standard`
+//! positions with N plies left, one thread.
+//!
+//! `cargo run --release --example solve -- <plies left> [count] [exact|wdl] [hash MiB]`
+
+use cheversi::search::{Control, INFINITE, Limits, Options, Searcher};
+use cheversi::{Position, Variant};
+use std::time::Instant;
+
+/// A reproducible random position with `left` plies left.
+fn random_position(left: u8, seed: u64) -> Position {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut pos = Position::new(Variant::Standard);
+    while pos.plies_left() > left {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let moves = pos.legal_moves().to_vec();
+        pos.play(moves[(x % moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let left: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(8);
+    let count: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
+    let wdl = args.get(2).is_some_and(|a| a == "wdl");
+    // `go`: iterative deepening through the engine's `go` instead of one solve.
+    let deepen = args.get(2).is_some_and(|a| a == "go");
+    let hash: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(64);
+    let (mut total, mut worst, mut nodes) = (0.0, 0.0f64, 0u64);
+    for seed in 1..=count {
+        let pos = random_position(left, seed);
+        let mut s = Searcher::new(Options {
+            hash_mb: hash,
+            ..Options::default()
+        });
+        let t = Instant::now();
+        let (alpha, beta) = if wdl { (-1, 1) } else { (-INFINITE, INFINITE) };
+        let (v, n) = if deepen {
+            let limits = Limits {
+                depth: Some(left as u32),
+                ..Limits::default()
+            };
+            let mut score = 0;
+            let out = s.go(&pos, &limits, &Control::default(), &mut |e| {
+                if let cheversi::search::Event::Info(i) = e {
+                    score = i.score;
+                }
+            });
+            (score, out.nodes)
+        } else {
+            s.solve(&pos, alpha, beta)
+        };
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{} value {:+} nodes {} time {:.3} s ({:.1} M nodes/s)",
+            pos.fen(),
+            v as f64 / 100.0,
+            n,
+            secs,
+            n as f64 / secs / 1e6
+        );
+        total += secs;
+        worst = worst.max(secs);
+        nodes += n;
+    }
+    println!(
+        "{count} positions, {left} plies left, {}: mean {:.3} s, max {:.3} s, {:.1} M nodes/s, {nodes} nodes",
+        if wdl { "win/draw/loss" } else { "exact" },
+        total / count as f64,
+        worst,
+        nodes as f64 / total / 1e6
+    );
+}

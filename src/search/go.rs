@@ -1,0 +1,159 @@
+//! One `go`: sets up the shared state, runs the main thread and the helpers
+//! (lazy SMP), renders progress as events and picks the move.
+
+use super::root::{Progress, root_moves};
+use super::time::Budget;
+use super::worker::{Shared, Worker};
+use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, Searcher, Value};
+use crate::position::Position;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+fn info(p: &Progress, line: usize, exact: bool, start: Instant, hashfull: u32) -> Info {
+    let r = &p.roots[line];
+    Info {
+        depth: p.depth as u32,
+        seldepth: p.seldepth.max(p.depth as u32),
+        multipv: line + 1,
+        score: r.score,
+        bound: Bound::Exact,
+        exact,
+        nodes: p.nodes,
+        time: start.elapsed(),
+        hashfull,
+        pv: r.pv.clone(),
+    }
+}
+
+/// Waits until an infinite or pondering search may return.
+fn hold(control: &Control, limits: &Limits) {
+    while !control.stopped() && (limits.infinite || limits.ponder && !control.pondering_over()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Runs one search (the body of [`Searcher::go`]).
+pub fn run(
+    s: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    control: &Control,
+    on_event: &mut dyn FnMut(Event),
+) -> Outcome {
+    let start = Instant::now();
+    s.tt.new_search();
+    let shared = Shared {
+        tt: &s.tt,
+        control,
+        abort: AtomicBool::new(false),
+        budget: Budget::new(pos, limits, &s.options, start),
+        pondering: limits.ponder,
+        infinite: limits.infinite,
+        node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+        nodes: AtomicU64::new(0),
+        tuned: s.options.tuned_eval,
+    };
+    let left = pos.plies_left();
+    let max_depth = limits
+        .depth
+        .unwrap_or(u32::MAX)
+        .clamp(1, left.max(1) as u32) as u8;
+    let multipv = s.options.multipv;
+    let (main_tables, helpers) = s.tables.split_first_mut().expect("one table per thread");
+    let mut main = Worker::new(pos.clone(), &shared, main_tables, 0);
+    let mut roots = root_moves(&main, &limits.searchmoves);
+    if roots.is_empty() {
+        hold(control, limits);
+        return Outcome {
+            best: None,
+            ponder: None,
+            nodes: 0,
+        };
+    }
+    let exact_at = left;
+    let hashfull = || shared.tt.hashfull();
+    let nodes = std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut r = roots.clone();
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut w = Worker::new(pos.clone(), shared, t, i + 1);
+                    w.iterate(&mut r, max_depth, 1, &mut |_| {});
+                    w.nodes
+                })
+            })
+            .collect();
+        main.iterate(&mut roots, max_depth, multipv, &mut |p| {
+            for line in 0..p.lines {
+                let i = info(p, line, p.depth >= exact_at, start, hashfull());
+                on_event(Event::Info(i));
+            }
+        });
+        hold(control, limits);
+        shared.abort.store(true, Relaxed);
+        main.nodes
+            + handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<u64>()
+    });
+    Outcome {
+        best: Some(roots[0].mv),
+        ponder: roots[0].pv.get(1).copied(),
+        nodes,
+    }
+}
+
+impl Searcher {
+    /// The exact value of `pos` if it lies within (alpha, beta), else a bound
+    /// on the side of the window it fell: a full-depth search at one thread,
+    /// for solving (a window of (-1, 1) only decides win, draw or loss).
+    /// Returns the value and the nodes visited.
+    pub fn solve(&mut self, pos: &Position, alpha: Value, beta: Value) -> (Value, u64) {
+        self.tt.new_search();
+        let control = Control::default();
+        let shared = Shared {
+            tt: &self.tt,
+            control: &control,
+            abort: AtomicBool::new(false),
+            budget: Budget::new(pos, &Limits::default(), &self.options, Instant::now()),
+            pondering: false,
+            infinite: false,
+            node_limit: u64::MAX,
+            nodes: AtomicU64::new(0),
+            tuned: self.options.tuned_eval,
+        };
+        let mut w = Worker::new(pos.clone(), &shared, &mut self.tables[0], 0);
+        let left = pos.plies_left();
+        let v = if alpha <= -INFINITE && beta >= INFINITE {
+            mtdf(&mut w, left, -INFINITE, INFINITE)
+        } else {
+            w.search(left, alpha.max(-INFINITE), beta.min(INFINITE), 0, true)
+        };
+        (v, w.nodes)
+    }
+}
+
+/// MTD(f): null-window searches from a first guess, each narrowing the
+/// known interval [lo, hi] of the value, until it closes or leaves (alpha, beta).
+fn mtdf(w: &mut Worker, depth: u8, alpha: Value, beta: Value) -> Value {
+    let (mut lo, mut hi) = (-INFINITE, INFINITE);
+    let mut g = w.pos.diff() * super::SCALE;
+    while lo < hi && lo < beta && hi > alpha {
+        let b = g.max(lo + 1);
+        let v = w.search(depth, b - 1, b, 0, false);
+        if w.aborted() {
+            break;
+        }
+        if v >= b {
+            lo = v;
+        } else {
+            hi = v;
+        }
+        g = v;
+    }
+    if lo >= beta { lo } else { hi }
+}

@@ -1,0 +1,70 @@
+//! History tables: how often a placement caused a cutoff, by side and by the
+//! previous placement (continuation history). Kept per thread.
+
+use super::moves::{CODES, encode};
+use crate::types::{Color, Placement};
+
+const LIMIT: i32 = 16384;
+
+/// History and continuation history of one thread.
+pub struct Tables {
+    by_side: [[i16; CODES]; 2],
+    after: Vec<[i16; CODES]>,
+}
+
+impl Default for Tables {
+    fn default() -> Tables {
+        Tables {
+            by_side: [[0; CODES]; 2],
+            after: vec![[0; CODES]; CODES + 1],
+        }
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
+    }
+}
+
+fn prev_index(prev: Option<Placement>) -> usize {
+    prev.map_or(CODES, |p| encode(p) as usize)
+}
+
+fn nudge(h: &mut i16, bonus: i32) {
+    let v = *h as i32;
+    *h = (v + bonus - v * bonus.abs() / LIMIT) as i16;
+}
+
+impl Tables {
+    /// The ordering score of move `code` for `side` after `prev`.
+    #[inline]
+    pub fn score(&self, side: Color, prev: Option<Placement>, code: u16) -> i32 {
+        self.by_side[side.index()][code as usize] as i32
+            + self.after[prev_index(prev)][code as usize] as i32
+    }
+
+    /// Rewards `good` (it cut at `depth`) and punishes the moves tried before it.
+    pub fn update(
+        &mut self,
+        side: Color,
+        prev: Option<Placement>,
+        good: Placement,
+        tried: &[Option<Placement>],
+        depth: u8,
+    ) {
+        let bonus = (depth as i32 * depth as i32 * 32).min(LIMIT / 4);
+        let pi = prev_index(prev);
+        for &m in tried.iter().flatten() {
+            let sign = if m == good { 1 } else { -1 };
+            let c = encode(m) as usize;
+            nudge(&mut self.by_side[side.index()][c], sign * bonus);
+            nudge(&mut self.after[pi][c], sign * bonus);
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = Tables::default();
+    }
+}

@@ -1,0 +1,168 @@
+//! The root: iterative deepening with aspiration windows and MultiPV, run by
+//! every thread; only the main thread reports.
+
+use super::moves::Picker;
+use super::worker::Worker;
+use super::{INFINITE, Value};
+use crate::types::Placement;
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The placement.
+    pub mv: Placement,
+    /// Its score in the last search that reached it (-INFINITE if not).
+    pub score: Value,
+    /// Its principal variation, starting with `mv`.
+    pub pv: Vec<Placement>,
+}
+
+/// The legal root moves in ordering order, restricted to `only` when that
+/// names at least one of them.
+pub fn root_moves(w: &Worker, only: &[Placement]) -> Vec<RootMove> {
+    let hit = w.shared.tt.probe(w.pos.key());
+    let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv), w.tables);
+    let mut all = Vec::new();
+    while let Some(mv) = picker.pick() {
+        all.push(RootMove {
+            mv,
+            score: -INFINITE,
+            pv: vec![mv],
+        });
+    }
+    let chosen: Vec<RootMove> = all
+        .iter()
+        .filter(|r| only.contains(&r.mv))
+        .cloned()
+        .collect();
+    if chosen.is_empty() { all } else { chosen }
+}
+
+/// What the main thread hands to its reporter after each completed depth.
+pub struct Progress<'a> {
+    /// The completed depth.
+    pub depth: u8,
+    /// The lines, best first; the first `lines` of them are the MultiPV lines.
+    pub roots: &'a [RootMove],
+    /// How many lines are reported.
+    pub lines: usize,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+}
+
+/// The first depth a thread searches: helpers start deeper, so that two
+/// threads rarely work on the same iteration (lazy SMP).
+fn first_depth(id: usize) -> u8 {
+    1 + (id % 2) as u8
+}
+
+impl Worker<'_> {
+    /// Iterative deepening to `max_depth` over `roots`; calls `report` after
+    /// every completed depth. Returns the deepest completed depth (0 if none),
+    /// with `roots` ordered by the last completed search.
+    pub fn iterate(
+        &mut self,
+        roots: &mut [RootMove],
+        max_depth: u8,
+        multipv: usize,
+        report: &mut dyn FnMut(&Progress),
+    ) -> u8 {
+        let lines = multipv.clamp(1, roots.len().max(1));
+        let mut done = 0;
+        let mut kept = roots.to_vec();
+        for depth in first_depth(self.id).min(max_depth)..=max_depth {
+            for i in 0..lines {
+                self.aspiration(&mut roots[i..], depth);
+                if self.aborted() {
+                    break;
+                }
+            }
+            if self.aborted() {
+                break;
+            }
+            done = depth;
+            kept.clone_from_slice(roots);
+            report(&Progress {
+                depth,
+                roots,
+                lines,
+                seldepth: self.seldepth,
+                nodes: self.total_nodes(),
+            });
+            let s = self.shared;
+            if self.id == 0 && s.clock_counts() && s.budget.soft_passed() {
+                break;
+            }
+        }
+        roots.clone_from_slice(&kept);
+        done
+    }
+
+    /// Searches the lines `roots` at `depth` in a window around the last
+    /// score, widening it on failure; leaves `roots` sorted best first.
+    fn aspiration(&mut self, roots: &mut [RootMove], depth: u8) {
+        let prev = roots[0].score;
+        let mut delta = 60;
+        let (mut alpha, mut beta) = if depth >= 3 && prev > -INFINITE {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let v = self.search_root(roots, depth, alpha, beta);
+            roots.sort_by_key(|r| -r.score);
+            if self.aborted() {
+                return;
+            }
+            if v <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITE);
+            } else if v >= beta && beta < INFINITE {
+                beta = (v + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta *= 3;
+        }
+    }
+
+    /// One pass over the root moves with PVS; scores each move searched in
+    /// full and marks the others -INFINITE.
+    fn search_root(
+        &mut self,
+        roots: &mut [RootMove],
+        depth: u8,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Value {
+        let mut best = -INFINITE;
+        for r in roots.iter_mut() {
+            r.score = -INFINITE;
+        }
+        for (i, r) in roots.iter_mut().enumerate() {
+            let m = r.mv;
+            let u = self.pos.play(m);
+            let v = self.child(depth - 1, alpha, beta, 1, i == 0);
+            self.pos.undo(m, u);
+            if self.aborted() {
+                return best;
+            }
+            if i == 0 || v > alpha {
+                r.score = v;
+                r.pv = std::iter::once(m).chain(self.pv(1)).collect();
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,241 @@
+//! The transposition table: lock-free buckets of four entries, shared by all
+//! search threads, replaced by depth and age.
+//!
+//! Each slot stores `key ^ data` next to `data`; a torn write by another
+//! thread fails the key check and reads as a miss, so no locks are needed.
+
+use super::Value;
+use super::moves::{NO_MOVE, decode, encode};
+use crate::types::Placement;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// How a stored value bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    /// The value is exact.
+    Exact = 1,
+    /// The true value is at least the stored one.
+    Lower = 2,
+    /// The true value is at most the stored one.
+    Upper = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best move found, if any.
+    pub mv: Option<Placement>,
+    /// The stored value.
+    pub value: Value,
+    /// The depth it was searched to (clamped to the plies left).
+    pub depth: u8,
+    /// How the value bounds the truth.
+    pub bound: TtBound,
+}
+
+impl TtHit {
+    /// Does this entry decide a node searched to `depth` with window (alpha, beta)?
+    #[inline]
+    pub fn cuts(&self, depth: u8, alpha: Value, beta: Value) -> bool {
+        self.depth >= depth
+            && match self.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => self.value >= beta,
+                TtBound::Upper => self.value <= alpha,
+            }
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; 4]);
+
+/// A transposition table of a fixed size in MiB.
+pub struct Tt {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl std::fmt::Debug for Tt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tt({} buckets)", self.buckets.len())
+    }
+}
+
+fn pack(mv: u16, value: Value, depth: u8, bound: TtBound, age: u8) -> u64 {
+    let v = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16;
+    mv as u64 | (v as u64) << 16 | (depth as u64) << 32 | (bound as u64) << 40 | (age as u64) << 42
+}
+
+fn bound_of(data: u64) -> Option<TtBound> {
+    match data >> 40 & 3 {
+        1 => Some(TtBound::Exact),
+        2 => Some(TtBound::Lower),
+        3 => Some(TtBound::Upper),
+        _ => None,
+    }
+}
+
+fn age_of(data: u64) -> u8 {
+    (data >> 42 & 63) as u8
+}
+
+fn depth_of(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
+impl Tt {
+    /// A table of about `mb` MiB (at least one bucket).
+    pub fn new(mb: usize) -> Tt {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.resize_with(n.max(1), Bucket::default);
+        Tt {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in MiB as asked for.
+    pub fn mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.0 {
+                s.check.store(0, Relaxed);
+                s.data.store(0, Relaxed);
+            }
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Starts a new search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        let a = self.age.load(Relaxed);
+        self.age.store((a + 1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for s in &self.bucket(key).0 {
+            let data = s.data.load(Relaxed);
+            if s.check.load(Relaxed) ^ data == key {
+                return Some(TtHit {
+                    mv: decode(data as u16),
+                    value: (data >> 16) as u16 as i16 as Value,
+                    depth: depth_of(data),
+                    bound: bound_of(data)?,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Option<Placement>, value: Value, depth: u8, bound: TtBound) {
+        let age = self.age.load(Relaxed);
+        let slots = &self.bucket(key).0;
+        let mut victim = &slots[0];
+        let mut worst = i32::MAX;
+        for s in slots {
+            let data = s.data.load(Relaxed);
+            if s.check.load(Relaxed) ^ data == key {
+                victim = s;
+                break;
+            }
+            let stale = ((age + 64 - age_of(data)) & 63) as i32;
+            let worth = depth_of(data) as i32 - 8 * stale - if data == 0 { 1000 } else { 0 };
+            if worth < worst {
+                worst = worth;
+                victim = s;
+            }
+        }
+        let mut m = mv.map_or(NO_MOVE, encode);
+        if m == NO_MOVE {
+            let old = victim.data.load(Relaxed);
+            if victim.check.load(Relaxed) ^ old == key {
+                m = old as u16;
+            }
+        }
+        let data = pack(m, value, depth, bound, age);
+        victim.check.store(key ^ data, Relaxed);
+        victim.data.store(data, Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let sample = self.buckets.len().min(250);
+        let used = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| &b.0)
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && age_of(d) == age
+            })
+            .count();
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = Tt::new(1);
+        let mv: Placement = "Q@e5".parse().unwrap();
+        tt.store(0x1234_5678_9abc_def0, Some(mv), -1234, 7, TtBound::Lower);
+        let hit = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!(
+            hit,
+            TtHit {
+                mv: Some(mv),
+                value: -1234,
+                depth: 7,
+                bound: TtBound::Lower
+            }
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+        // A store without a move keeps the old one.
+        tt.store(0x1234_5678_9abc_def0, None, 50, 8, TtBound::Exact);
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0).unwrap().mv, Some(mv));
+        assert!(tt.hashfull() < 1000);
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn cut_conditions() {
+        let hit = |bound| TtHit {
+            mv: None,
+            value: 100,
+            depth: 5,
+            bound,
+        };
+        assert!(hit(TtBound::Exact).cuts(5, 0, 50));
+        assert!(!hit(TtBound::Exact).cuts(6, 0, 50));
+        assert!(hit(TtBound::Lower).cuts(5, 0, 100));
+        assert!(!hit(TtBound::Lower).cuts(5, 0, 101));
+        assert!(hit(TtBound::Upper).cuts(5, 100, 200));
+        assert!(!hit(TtBound::Upper).cuts(5, 99, 200));
+    }
+}

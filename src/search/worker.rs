@@ -1,0 +1,281 @@
+//! One search thread: principal variation search with a shared table, exact
+//! whenever the depth reaches the end of the game.
+
+use super::eval::evaluate;
+use super::history::Tables;
+use super::moves::Picker;
+use super::time::Budget;
+use super::tt::{Tt, TtBound};
+use super::{INFINITE, SCALE, Value, endgame};
+use crate::position::Position;
+use crate::search::Control;
+use crate::types::Placement;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// How often (in nodes) a thread publishes its count and the main thread
+/// looks at the clock: about 50 microseconds at 20 M nodes/s.
+const POLL: u64 = 1024;
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Tt,
+    /// The engine's stop and ponderhit flags.
+    pub control: &'a Control,
+    /// Set when every thread must return at once.
+    pub abort: AtomicBool,
+    /// The time budget.
+    pub budget: Budget,
+    /// Wait for `ponderhit` before the clock counts.
+    pub pondering: bool,
+    /// Search until stopped, whatever the clock says.
+    pub infinite: bool,
+    /// Stop after this many nodes (all threads).
+    pub node_limit: u64,
+    /// Nodes published by all threads.
+    pub nodes: AtomicU64,
+    /// Use the fitted evaluation.
+    pub tuned: bool,
+}
+
+impl Shared<'_> {
+    /// Is the clock allowed to stop the search now?
+    pub fn clock_counts(&self) -> bool {
+        !self.infinite && (!self.pondering || self.control.pondering_over())
+    }
+}
+
+/// One thread's search state.
+pub struct Worker<'a> {
+    /// The position searched (played forward and back).
+    pub pos: Position,
+    /// Shared state.
+    pub shared: &'a Shared<'a>,
+    /// This thread's histories.
+    pub tables: &'a mut Tables,
+    /// 0 for the main thread.
+    pub id: usize,
+    /// Nodes visited by this thread.
+    pub nodes: u64,
+    published: u64,
+    /// Deepest ply from the root reached.
+    pub seldepth: u32,
+    /// The principal variation per ply from the root.
+    pv: [[Option<Placement>; 17]; 18],
+    pv_len: [usize; 18],
+}
+
+impl<'a> Worker<'a> {
+    /// A worker searching `pos`.
+    pub fn new(pos: Position, shared: &'a Shared<'a>, tables: &'a mut Tables, id: usize) -> Self {
+        Worker {
+            pos,
+            shared,
+            tables,
+            id,
+            nodes: 0,
+            published: 0,
+            seldepth: 0,
+            pv: [[None; 17]; 18],
+            pv_len: [0; 18],
+        }
+    }
+
+    /// Has the search been told to stop?
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.shared.abort.load(Relaxed)
+    }
+
+    /// Nodes of all threads as far as known.
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Relaxed) - self.published + self.nodes
+    }
+
+    /// Counts a node; now and then publishes and checks the limits.
+    #[inline]
+    pub fn count(&mut self, n: u64) {
+        self.nodes += n;
+        if self.nodes - self.published >= POLL {
+            self.poll();
+        }
+        if self.id == 0 && self.nodes >= self.shared.node_limit {
+            self.shared.abort.store(true, Relaxed);
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Relaxed);
+        self.published = self.nodes;
+        if self.id != 0 {
+            return;
+        }
+        let s = self.shared;
+        if s.control.stopped()
+            || s.nodes.load(Relaxed) >= s.node_limit
+            || s.clock_counts() && s.budget.hard_passed()
+        {
+            s.abort.store(true, Relaxed);
+        }
+    }
+
+    /// The principal variation found from `ply`.
+    pub fn pv(&self, ply: usize) -> Vec<Placement> {
+        self.pv[ply][..self.pv_len[ply]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    fn set_pv(&mut self, ply: usize, m: Placement) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let n = self.pv_len[ply + 1];
+        head[ply][0] = Some(m);
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Searches the child after `m` (played by the caller) with PVS: a null
+    /// window first unless `first`, the full window again if it lands inside.
+    #[inline]
+    pub fn child(
+        &mut self,
+        depth: u8,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        first: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        if first {
+            return -self.search(depth, -beta, -alpha, ply, pv_node);
+        }
+        let v = -self.search(depth, -alpha - 1, -alpha, ply, false);
+        if pv_node && v > alpha && v < beta && !self.aborted() {
+            return -self.search(depth, -beta, -alpha, ply, true);
+        }
+        v
+    }
+
+    /// Records `m` followed by the line below it as the best line at `ply`.
+    pub fn best_line(&mut self, ply: usize, m: Placement) {
+        self.set_pv(ply, m);
+    }
+
+    /// Records `m` alone (the game ends after it) as the best line at `ply`.
+    pub fn leaf_line(&mut self, ply: usize, m: Placement) {
+        self.pv[ply][0] = Some(m);
+        self.pv_len[ply] = 1;
+    }
+
+    /// Two plies left: the endgame solver behind the table, which meets the
+    /// many orders of the same placements here.
+    fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+        let key = self.pos.key();
+        if let Some(h) = self.shared.tt.probe(key)
+            && !pv_node
+            && h.cuts(2, alpha, beta)
+        {
+            return h.value;
+        }
+        let v = endgame::solve(self, alpha, beta, ply);
+        if !self.aborted() {
+            let bound = if v >= beta {
+                TtBound::Lower
+            } else if v > alpha {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            self.shared.tt.store(key, None, v, 2, bound);
+        }
+        v
+    }
+
+    /// The negamax value of the current position within (alpha, beta),
+    /// `depth` plies deep (exact when `depth` reaches the end).
+    pub fn search(
+        &mut self,
+        depth: u8,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        self.count(1);
+        self.pv_len[ply] = 0;
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let left = self.pos.plies_left();
+        if left <= 1 {
+            return endgame::solve(self, alpha, beta, ply);
+        }
+        if left == 2 {
+            return self.two_cached(alpha, beta, ply, pv_node);
+        }
+        if depth == 0 {
+            return evaluate(&self.pos, self.shared.tuned).clamp(-INFINITE + 1, INFINITE - 1);
+        }
+        let depth = depth.min(left);
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit
+            && !pv_node
+            && h.cuts(depth, alpha, beta)
+        {
+            return h.value;
+        }
+        let mut picker = Picker::new(&self.pos, hit.and_then(|h| h.mv), self.tables);
+        let alpha0 = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut tried = [None; 8];
+        let mut n = 0;
+        while let Some(m) = picker.pick() {
+            let u = self.pos.play(m);
+            let v = self.child(depth - 1, alpha, beta, ply + 1, n == 0);
+            self.pos.undo(m, u);
+            if self.aborted() {
+                return 0;
+            }
+            if n < tried.len() {
+                tried[n] = Some(m);
+            }
+            n += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if pv_node {
+                        self.set_pv(ply, m);
+                    }
+                    if v >= beta {
+                        let side = self.pos.side_to_move();
+                        let prev = self.pos.last_placement();
+                        self.tables.update(side, prev, m, &tried, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITE {
+            return self.pos.diff() * SCALE;
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best > alpha0 {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.shared.tt.store(key, best_move, best, depth, bound);
+        best
+    }
+}
