@@ -2,7 +2,13 @@
 //! search and how fast `bestmove` follows `stop`. A measurement, not a test.
 //!
 //! `cargo build --release && cargo run --release --example latency [-- BINARY [TRIALS]]`
+//!
+//! It also times `Engine::stop` in-process (no pipes, no input thread), which
+//! separates the search's reaction to the stop flag from the I/O path.
 
+use cheversi::engine::{Engine, Sink};
+use cheversi::search::{Limits, Options};
+use cheversi::{Placement, Position, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -55,6 +61,29 @@ fn report(what: &str, mut d: Vec<Duration>) {
     );
 }
 
+/// `Engine::stop` on a running infinite search: flag, join, final report.
+fn in_process(trials: usize) -> Vec<Duration> {
+    let sink: Sink = std::sync::Arc::new(|_| {});
+    let mut engine = Engine::new(Options::default(), sink);
+    let mut pos = Position::new(Variant::Standard);
+    for m in ["K@d4", "Q@e5"] {
+        pos.play(m.parse::<Placement>().expect("a placement"));
+    }
+    let limits = Limits {
+        infinite: true,
+        ..Default::default()
+    };
+    (0..trials)
+        .map(|_| {
+            engine.go(&pos, limits.clone()).expect("idle");
+            thread::sleep(Duration::from_millis(20));
+            let t0 = Instant::now();
+            engine.stop();
+            t0.elapsed()
+        })
+        .collect()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let binary = args.next().unwrap_or("target/release/cheversi".into());
@@ -80,4 +109,8 @@ fn main() {
     println!("{binary}, {trials} searches (go infinite, 20 ms in):");
     report("isready -> readyok during a search", ready);
     report("stop -> bestmove", stop);
+    report(
+        "in-process Engine::stop -> final report",
+        in_process(trials),
+    );
 }

@@ -18,6 +18,7 @@ EXPECTED = {
     "MultiPV": ("spin", 1, 1, 64),
     "Move Overhead": ("spin", 10, 0, 5000),
     "Clear Hash": ("button", None, None, None),
+    "TunedEval": ("check", True, None, None),
     "UCI_Variant": ("combo", "standard", None, None),
 }
 

@@ -85,6 +85,7 @@ fn uci_handshake_lists_ids_and_every_option() {
         "Threads",
         "MultiPV",
         "Move Overhead",
+        "TunedEval",
         "UCI_Variant",
     ] {
         let prefix = format!("option name {name} type ");
@@ -122,6 +123,7 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
         "setoption name Threads value 2",
         "setoption name MultiPV value 3",
         "setoption name Move Overhead value 0",
+        "setoption name TunedEval value false",
         "setoption name Clear Hash",
         "setoption name UCI_Variant value original",
     ] {
@@ -130,6 +132,7 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
     e.expect_error("setoption name Hash value 0", "from 1 to");
     e.expect_error("setoption name Threads value many", "whole number");
     e.expect_error("setoption name Hash", "needs a value");
+    e.expect_error("setoption name TunedEval value 1", "true or false");
     e.expect_error(
         "setoption name Ponder value true",
         "no option named 'Ponder'",

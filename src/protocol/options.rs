@@ -23,6 +23,11 @@ pub enum Kind {
         /// The choices.
         vars: Vec<&'static str>,
     },
+    /// On or off (`true`/`false`).
+    Check {
+        /// The default.
+        default: bool,
+    },
     /// An action without a value.
     Button,
 }
@@ -67,6 +72,12 @@ pub fn specs() -> Vec<Spec> {
             MAX_OVERHEAD_MS,
         ),
         Spec {
+            name: "TunedEval",
+            kind: Kind::Check {
+                default: d.tuned_eval,
+            },
+        },
+        Spec {
             name: "UCI_Variant",
             kind: Kind::Combo {
                 default: Variant::Standard.name(),
@@ -106,12 +117,23 @@ pub fn change(name: &str, value: Option<&str>, now: &Options) -> Result<Change, 
                 .map(Change::Variant)
                 .map_err(|e| e.to_string());
         }
+        ("TunedEval", _) => o.tuned_eval = check(spec.name, value)?,
         ("Hash", k) => o.hash_mb = spin(spec.name, k, value)? as usize,
         ("Threads", k) => o.threads = spin(spec.name, k, value)? as usize,
         ("MultiPV", k) => o.multipv = spin(spec.name, k, value)? as usize,
         (_, k) => o.move_overhead = Duration::from_millis(spin(spec.name, k, value)? as u64),
     }
     Ok(Change::Search(o))
+}
+
+fn check(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "option '{name}' needs true or false, not '{value}'"
+        )),
+    }
 }
 
 fn spin(name: &str, kind: &Kind, value: &str) -> Result<i64, String> {
@@ -157,5 +179,10 @@ mod tests {
         );
         assert!(change("UCI_Variant", Some("chess"), &now).is_err());
         assert_eq!(change("clear hash", None, &now), Ok(Change::ClearHash));
+        let Ok(Change::Search(o)) = change("TunedEval", Some("false"), &now) else {
+            panic!("check refused")
+        };
+        assert!(!o.tuned_eval && now.tuned_eval);
+        assert!(change("TunedEval", Some("off"), &now).is_err());
     }
 }

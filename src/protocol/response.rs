@@ -287,6 +287,7 @@ fn write_options(f: &mut fmt::Formatter<'_>, specs: &[Spec]) -> fmt::Result {
                     write!(f, " var {v}")?;
                 }
             }
+            Kind::Check { default } => write!(f, "check default {default}")?,
             Kind::Button => f.write_str("button")?,
         }
     }
@@ -318,7 +319,8 @@ Cheversi engine. Commands (one per line):
   uci | ugi                 identify, list options, answer uciok | ugiok
   isready                   answer readyok (also during a search)
   setoption name N [value V]  options: Hash, Clear Hash, Threads, MultiPV,
-                            Move Overhead, UCI_Variant (standard|open|original)
+                            Move Overhead, TunedEval (true|false),
+                            UCI_Variant (standard|open|original)
   ucinewgame | uginewgame   forget earlier searches
   position startpos [moves K@d4 ...]
   position fen <board> <side> <last> [moves ...]

@@ -158,7 +158,13 @@ impl EngineProcess {
     /// The next line, or why there is none before `deadline`.
     fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
+        // A flood of lines must not outlive the deadline.
+        let next = if wait.is_zero() {
+            Err(RecvTimeoutError::Timeout)
+        } else {
+            self.lines.recv_timeout(wait)
+        };
+        match next {
             Ok(line) => {
                 self.log.line(&self.name, '<', &line);
                 Ok(line)

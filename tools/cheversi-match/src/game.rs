@@ -62,9 +62,9 @@ pub struct Played {
 type Fault = (usize, Termination, String);
 
 /// Plays `opening` with `seats[0]` as White and `seats[1]` as Black.
-pub fn play(ctx: &GameContext, opening: &Opening, seats: [Seat<'_>; 2]) -> Played {
-    let mut seats = seats;
-    let start = opening
+pub fn play(ctx: &GameContext, opening: &Opening, mut seats: [Seat<'_>; 2]) -> Played {
+    // Openings are checked when loaded; the empty board is only a fallback.
+    let mut pos = opening
         .position(ctx.variant)
         .unwrap_or_else(|_| Position::new(ctx.variant));
     let mut moves: Vec<PlayedMove> = opening
@@ -75,54 +75,41 @@ pub fn play(ctx: &GameContext, opening: &Opening, seats: [Seat<'_>; 2]) -> Playe
             comment: None,
         })
         .collect();
-    let start_ply = opening.start(ctx.variant).map_or(0, |p| p.ply());
-    let mut pos = start;
-    let fault = prepare(ctx, &mut seats).err().or_else(|| {
-        let mut clocks = initial_clocks(&seats);
-        while !pos.is_over() {
-            if let Err(f) = one_move(opening, &mut pos, &mut moves, &mut seats, &mut clocks) {
-                return Some(f);
-            }
-        }
-        None
-    });
-    let mut played = finish(pos, moves, fault, &mut seats);
-    played.start_fen = opening.fen.clone();
-    played.start_ply = start_ply;
-    played
-}
-
-fn finish(
-    pos: Position,
-    moves: Vec<PlayedMove>,
-    fault: Option<Fault>,
-    seats: &mut [Seat<'_>; 2],
-) -> Played {
+    let fault = prepare(ctx, &mut seats)
+        .and_then(|()| play_out(opening, &mut pos, &mut moves, &mut seats))
+        .err();
     let points = [pos.points(Color::White), pos.points(Color::Black)];
-    match fault {
-        None => Played {
-            start_fen: None,
-            start_ply: 0,
-            moves,
-            result: GameResult::from_points(points),
-            termination: Termination::Normal,
-            points,
-            detail: None,
-        },
+    let (result, termination, detail) = match fault {
+        None => (GameResult::from_points(points), Termination::Normal, None),
         Some((loser, termination, detail)) => {
             // A faulty engine is restarted for the next game.
             *seats[loser].engine = None;
-            Played {
-                start_fen: None,
-                start_ply: 0,
-                moves,
-                result: GameResult::loss_for(loser),
-                termination,
-                points,
-                detail: Some(detail),
-            }
+            (GameResult::loss_for(loser), termination, Some(detail))
         }
+    };
+    Played {
+        start_fen: opening.fen.clone(),
+        start_ply: opening.start(ctx.variant).map_or(0, |p| p.ply()),
+        moves,
+        result,
+        termination,
+        points,
+        detail,
     }
+}
+
+/// Asks the engines for placements until the game is over or one faults.
+fn play_out(
+    opening: &Opening,
+    pos: &mut Position,
+    moves: &mut Vec<PlayedMove>,
+    seats: &mut [Seat<'_>; 2],
+) -> Result<(), Fault> {
+    let mut clocks = initial_clocks(seats);
+    while !pos.is_over() {
+        one_move(opening, pos, moves, seats, &mut clocks)?;
+    }
+    Ok(())
 }
 
 /// Starts engines that are not running and sends `ucinewgame` to both.

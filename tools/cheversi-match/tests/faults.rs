@@ -75,6 +75,16 @@ fn a_hang_is_a_time_forfeit_under_every_limit() {
 }
 
 #[test]
+fn endless_info_lines_are_a_time_forfeit() {
+    let (s, pgn) = match_against(
+        engine("bad", "flood", &["movetime=50", "timemargin=100"]),
+        2,
+        &[],
+    );
+    assert_all_won(&s, 2, "time forfeit", &pgn);
+}
+
+#[test]
 fn an_illegal_move_loses() {
     let bad = engine("bad", "illegal", &["depth=1", "arg=--after", "arg=2"]);
     let (s, pgn) = match_against(bad, 2, &[]);

@@ -2,7 +2,7 @@
 //! placements (deterministic per position and seed), or misbehaves on
 //! purpose after `--after N` of its own moves:
 //!
-//! `fake-engine [--mode random|crash|hang|illegal|garbage|slow-start] [--after N] [--delay MS] [--seed N]`
+//! `fake-engine [--mode random|crash|hang|flood|illegal|garbage|slow-start] [--after N] [--delay MS] [--seed N]`
 //!
 //! `--delay` is the wait before `uciok` in slow-start mode and the thinking
 //! time per move otherwise.
@@ -17,6 +17,7 @@ enum Mode {
     Random,
     Crash,
     Hang,
+    Flood,
     Illegal,
     Garbage,
     SlowStart,
@@ -83,6 +84,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
         "random" => Mode::Random,
         "crash" => Mode::Crash,
         "hang" => Mode::Hang,
+        "flood" => Mode::Flood,
         "illegal" => Mode::Illegal,
         "garbage" => Mode::Garbage,
         "slow-start" => Mode::SlowStart,
@@ -154,6 +156,9 @@ impl Fake {
             Mode::Crash if faulty => std::process::exit(3),
             Mode::Hang if faulty => loop {
                 std::thread::sleep(Duration::from_secs(1));
+            },
+            Mode::Flood if faulty => loop {
+                say("info string thinking very hard");
             },
             Mode::Illegal if faulty => say(&format!("bestmove {}", self.illegal())),
             Mode::Garbage if faulty => {
