@@ -272,14 +272,24 @@ impl Position {
     /// least: the piece in hand and the square empty); returns what `undo` needs.
     #[inline]
     pub fn play(&mut self, pl: Placement) -> Undo {
+        let sd = self.square_delta(pl.square);
+        self.play_with(pl, &sd)
+    }
+
+    /// `play` with `sd = self.square_delta(pl.square)` already at hand (the
+    /// endgame solver computes it for ordering anyway).
+    #[inline]
+    pub fn play_with(&mut self, pl: Placement, sd: &SquareDelta) -> Undo {
+        debug_assert_eq!(*sd, self.square_delta(pl.square));
         let undo = Undo {
             last: self.last,
             points: self.points,
             hash: self.hash,
         };
-        let d = self.delta(pl);
-        self.points[0] += d[0];
-        self.points[1] += d[1];
+        let us = self.side_to_move().index();
+        self.points[0] -= sd.loss[0];
+        self.points[1] -= sd.loss[1];
+        self.points[us] += sd.own[pl.piece.index()];
         self.put(self.side_to_move(), pl);
         self.last = Some(pl.square);
         self.ply += 1;
