@@ -3,7 +3,7 @@
 //! `play` and `undo` keep both sides' points and the Zobrist hash up to date
 //! incrementally; `delta` gives a placement's point change in constant time.
 
-use crate::attacks::{self, DISTANCE, RAY_LEN, RAYS, is_orthogonal, opposite};
+use crate::attacks::{self, DISTANCE, RAY_LEN, RAYS};
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
@@ -192,43 +192,51 @@ impl Position {
     /// eight rays serves every piece kind, so move ordering pays it once per square.
     #[inline]
     pub fn square_delta(&self, s: Square) -> SquareDelta {
-        let occ = self.occupied();
-        let mut run = [0i32; 8];
-        let mut blocker = [64usize; 8];
+        let occ = self.occupied().0;
         let si = s.index();
-        for (d, (r, b)) in run.iter_mut().zip(blocker.iter_mut()).enumerate() {
-            let hits = RAYS[d][si] & occ.0;
-            if hits == 0 {
-                *r = RAY_LEN[d][si] as i32;
-            } else {
-                let first = if d < 4 {
-                    hits.trailing_zeros()
-                } else {
-                    63 - hits.leading_zeros()
-                } as usize;
-                *r = DISTANCE[si][first] as i32 - 1;
-                *b = first;
-            }
-        }
+        let white = self.by_color[0].0;
+        let q = self.by_piece[Piece::Queen.index()].0;
+        // Sliders along rank/file and along diagonals, both colours: a
+        // blocker on `s` cuts such a slider's ray beyond `s`.
+        let lines = [
+            q | self.by_piece[Piece::Rook.index()].0,
+            q | self.by_piece[Piece::Bishop.index()].0,
+        ];
         let mut loss = [0i32; 2];
-        for c in Color::ALL {
-            let i = c.index();
-            let k = attacks::king(s) & self.pieces_of(c, Piece::King);
-            let n = attacks::knight(s) & self.pieces_of(c, Piece::Knight);
-            loss[i] = (k.count() + n.count()) as i32;
-            let q = self.pieces_of(c, Piece::Queen).0;
-            let orth = q | self.pieces_of(c, Piece::Rook).0;
-            let diag = q | self.pieces_of(c, Piece::Bishop).0;
-            for d in 0..8 {
-                let sliders = if is_orthogonal(d) { orth } else { diag };
-                if blocker[d] < 64 && sliders >> blocker[d] & 1 != 0 {
-                    loss[i] += 1 + run[opposite(d)];
-                }
+        let mut runs = [0i32; 2];
+        // Direction d (towards higher squares) and d + 4 are opposite: scan
+        // both, then each one's first blocker loses the other one's run.
+        for d in 0..4 {
+            let up = RAYS[d][si] & occ;
+            let down = RAYS[d + 4][si] & occ;
+            let up_sq = up.trailing_zeros() as usize;
+            let down_sq = 63usize.wrapping_sub(down.leading_zeros() as usize);
+            let run_up = if up == 0 {
+                RAY_LEN[d][si] as i32
+            } else {
+                DISTANCE[si][up_sq] as i32 - 1
+            };
+            let run_down = if down == 0 {
+                RAY_LEN[d + 4][si] as i32
+            } else {
+                DISTANCE[si][down_sq] as i32 - 1
+            };
+            let sliders = lines[d / 2];
+            if up != 0 && sliders >> up_sq & 1 != 0 {
+                loss[(white >> up_sq & 1 == 0) as usize] += 1 + run_down;
             }
+            if down != 0 && sliders >> down_sq & 1 != 0 {
+                loss[(white >> down_sq & 1 == 0) as usize] += 1 + run_up;
+            }
+            runs[d / 2] += run_up + run_down;
         }
-        let empty = !occ;
-        let rook = run[0] + run[1] + run[4] + run[5];
-        let bishop = run[2] + run[3] + run[6] + run[7];
+        // King and knight squares around `s` are disjoint: one mask serves both.
+        let leapers = (attacks::king(s) & self.by_piece[Piece::King.index()])
+            | (attacks::knight(s) & self.by_piece[Piece::Knight.index()]);
+        loss[0] += (leapers & self.by_color[0]).count() as i32;
+        loss[1] += (leapers & self.by_color[1]).count() as i32;
+        let empty = Bitboard(!occ);
+        let [rook, bishop] = runs;
         SquareDelta {
             own: [
                 (attacks::king(s) & empty).count() as i32,
@@ -264,14 +272,24 @@ impl Position {
     /// least: the piece in hand and the square empty); returns what `undo` needs.
     #[inline]
     pub fn play(&mut self, pl: Placement) -> Undo {
+        let sd = self.square_delta(pl.square);
+        self.play_with(pl, &sd)
+    }
+
+    /// `play` with `sd = self.square_delta(pl.square)` already at hand (the
+    /// endgame solver computes it for ordering anyway).
+    #[inline]
+    pub fn play_with(&mut self, pl: Placement, sd: &SquareDelta) -> Undo {
+        debug_assert_eq!(*sd, self.square_delta(pl.square));
         let undo = Undo {
             last: self.last,
             points: self.points,
             hash: self.hash,
         };
-        let d = self.delta(pl);
-        self.points[0] += d[0];
-        self.points[1] += d[1];
+        let us = self.side_to_move().index();
+        self.points[0] -= sd.loss[0];
+        self.points[1] -= sd.loss[1];
+        self.points[us] += sd.own[pl.piece.index()];
         self.put(self.side_to_move(), pl);
         self.last = Some(pl.square);
         self.ply += 1;

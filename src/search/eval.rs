@@ -37,13 +37,9 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
 fn best_gain(pos: &Position) -> i32 {
     let moves = pos.legal_moves();
     let us = pos.side_to_move().index();
-    let mut union = crate::bitboard::Bitboard::EMPTY;
-    for (_, b) in moves.groups() {
-        union |= b;
-    }
     let mut best = 0;
     let mut any = false;
-    for sq in union {
+    for sq in moves.targets() {
         let sd = pos.square_delta(sq);
         for (piece, b) in moves.groups() {
             if b.has(sq) {

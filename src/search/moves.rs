@@ -3,6 +3,7 @@
 use super::history::Tables;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
+use crate::variant::Moves;
 
 /// The code meaning "no move".
 pub const NO_MOVE: u16 = u16::MAX;
@@ -29,67 +30,80 @@ pub fn decode(code: u16) -> Option<Placement> {
 
 /// The legal moves of a node with their ordering scores, handed out best
 /// first by selection (most nodes cut on the first move, so a full sort wastes).
+///
+/// Staged: a legal table move is handed out before anything is scored, so a
+/// node that cuts on it never pays the square scans of the others.
 pub struct Picker {
     list: [(i32, u16); MAX_MOVES],
     len: usize,
     next: usize,
+    moves: Moves,
+    tt: u16,
+    scored: bool,
 }
 
 /// Ordering bonus of the table move: above any other score.
 const TT_BONUS: i32 = 1 << 28;
 
 impl Picker {
-    /// Scores every legal move: table move first, then immediate gain, then
+    /// A picker for `pos`: table move first, then by immediate gain, then
     /// history and continuation history.
-    pub fn new(pos: &Position, tt_move: Option<Placement>, tables: &Tables) -> Picker {
-        let mut p = Picker {
+    pub fn new(pos: &Position, tt_move: Option<Placement>) -> Picker {
+        let moves = pos.legal_moves();
+        let tt = tt_move
+            .filter(|&m| moves.contains(m))
+            .map_or(NO_MOVE, encode);
+        Picker {
             list: [(0, 0); MAX_MOVES],
             len: 0,
             next: 0,
-        };
-        let tt = tt_move.map_or(NO_MOVE, encode);
+            moves,
+            tt,
+            scored: false,
+        }
+    }
+
+    /// Scores every legal move; the table move (already handed out, if any)
+    /// is put first as the selection would have.
+    fn score(&mut self, pos: &Position, tables: &Tables) {
+        self.scored = true;
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
-        let moves = pos.legal_moves();
         let us = stm.index();
-        let mut union = crate::bitboard::Bitboard::EMPTY;
-        for (_, b) in moves.groups() {
-            union |= b;
-        }
-        for sq in union {
+        let mut tt_at = None;
+        for sq in self.moves.targets() {
             let sd = pos.square_delta(sq);
-            for (piece, b) in moves.groups() {
+            for (piece, b) in self.moves.groups() {
                 if !b.has(sq) {
                     continue;
                 }
                 let code = encode(Placement::new(piece, sq));
-                let score = if code == tt {
+                let score = if code == self.tt {
+                    tt_at = Some(self.len);
                     TT_BONUS
                 } else {
                     sd.gain(piece, us) * 1024 + tables.score(stm, prev, code)
                 };
-                p.list[p.len] = (score, code);
-                p.len += 1;
+                self.list[self.len] = (score, code);
+                self.len += 1;
             }
         }
-        p
-    }
-
-    /// How many moves.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Is there no move?
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+        if let Some(i) = tt_at {
+            self.list.swap(0, i);
+            self.next = 1;
+        }
     }
 
     /// The next best move not yet handed out.
     #[inline]
-    pub fn pick(&mut self) -> Option<Placement> {
+    pub fn pick(&mut self, pos: &Position, tables: &Tables) -> Option<Placement> {
+        if !self.scored {
+            if self.tt != NO_MOVE && self.next == 0 {
+                self.next = 1;
+                return decode(self.tt);
+            }
+            self.score(pos, tables);
+        }
         if self.next >= self.len {
             return None;
         }
@@ -127,9 +141,9 @@ mod tests {
         let tables = Tables::default();
         let legal = pos.legal_moves().to_vec();
         let tt = legal[legal.len() / 2];
-        let mut p = Picker::new(&pos, Some(tt), &tables);
+        let mut p = Picker::new(&pos, Some(tt));
         let mut got = Vec::new();
-        while let Some(m) = p.pick() {
+        while let Some(m) = p.pick(&pos, &tables) {
             got.push(m);
         }
         assert_eq!(got[0], tt);

@@ -21,9 +21,9 @@ pub struct RootMove {
 /// names at least one of them.
 pub fn root_moves(w: &Worker, only: &[Placement]) -> Vec<RootMove> {
     let hit = w.shared.tt.probe(w.pos.key());
-    let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv), w.tables);
+    let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv));
     let mut all = Vec::new();
-    while let Some(mv) = picker.pick() {
+    while let Some(mv) = picker.pick(&w.pos, w.tables) {
         all.push(RootMove {
             mv,
             score: -INFINITE,

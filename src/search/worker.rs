@@ -231,13 +231,13 @@ impl<'a> Worker<'a> {
         {
             return h.value;
         }
-        let mut picker = Picker::new(&self.pos, hit.and_then(|h| h.mv), self.tables);
+        let mut picker = Picker::new(&self.pos, hit.and_then(|h| h.mv));
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut tried = [None; 8];
         let mut n = 0;
-        while let Some(m) = picker.pick() {
+        while let Some(m) = picker.pick(&self.pos, self.tables) {
             let u = self.pos.play(m);
             let v = self.child(depth - 1, alpha, beta, ply + 1, n == 0);
             self.pos.undo(m, u);

@@ -34,6 +34,14 @@ impl Moves {
             .filter_map(|&(p, b)| p.map(|p| (p, b)))
     }
 
+    /// Every target square of any piece.
+    #[inline]
+    pub fn targets(&self) -> Bitboard {
+        self.groups[..self.len as usize]
+            .iter()
+            .fold(Bitboard::EMPTY, |a, g| a | g.1)
+    }
+
     /// How many placements.
     #[inline]
     pub fn count(&self) -> u64 {
