@@ -249,6 +249,7 @@ fn mle_normalized(scores: &[f64], probs: &[f64], t: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::tests::{near, penta6, wdl as wld};
 
     fn sprt(elo0: f64, elo1: f64, model: Model) -> Sprt {
         Sprt {
@@ -258,28 +259,6 @@ mod tests {
             beta: 0.05,
             model,
         }
-    }
-
-    /// fastchess's three-count order: wins, losses, draws.
-    fn wld(w: u64, l: u64, d: u64) -> Counts {
-        Counts {
-            wins: w,
-            losses: l,
-            draws: d,
-            penta: [0; 5],
-        }
-    }
-
-    /// fastchess's six-count order: LL, LD, WL, DD, WD, WW.
-    fn penta6(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> Counts {
-        Counts {
-            penta: [ll, ld, wl + dd, wd, ww],
-            ..Counts::default()
-        }
-    }
-
-    fn near(got: f64, want: f64) {
-        assert!((got - want).abs() < 0.006, "got {got}, want {want}");
     }
 
     fn near_rel(got: f64, want: f64) {

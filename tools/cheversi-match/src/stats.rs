@@ -212,10 +212,10 @@ impl Elo {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn wdl(w: u64, l: u64, d: u64) -> Counts {
+    pub(crate) fn wdl(w: u64, l: u64, d: u64) -> Counts {
         Counts {
             wins: w,
             draws: d,
@@ -225,14 +225,14 @@ mod tests {
     }
 
     /// fastchess orders its six pair counts LL, LD, WL, DD, WD, WW.
-    fn penta6(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> Counts {
+    pub(crate) fn penta6(ll: u64, ld: u64, wl: u64, dd: u64, wd: u64, ww: u64) -> Counts {
         Counts {
             penta: [ll, ld, wl + dd, wd, ww],
             ..Counts::default()
         }
     }
 
-    fn near(got: f64, want: f64) {
+    pub(crate) fn near(got: f64, want: f64) {
         assert!((got - want).abs() < 0.006, "got {got}, want {want}");
     }
 
