@@ -8,9 +8,11 @@
 //!
 //! `cargo run --release --example fit_eval -- [games per variant] > src/search/weights.rs`
 
+mod common;
 use cheversi::search::eval::{FEATURES, features, variant_index};
 use cheversi::search::{Options, Searcher};
 use cheversi::{Position, Variant};
+use common::Rng;
 
 /// Plies left at which games are solved exactly, per variant (the free
 /// variants branch more, so they are solved later).
@@ -18,17 +20,6 @@ fn solve_at(v: Variant) -> u8 {
     match v {
         Variant::Standard => 7,
         _ => 5,
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
     }
 }
 

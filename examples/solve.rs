@@ -3,23 +3,11 @@
 //!
 //! `cargo run --release --example solve -- <plies left> [count] [exact|wdl] [hash MiB]`
 
+mod common;
+use cheversi::Variant;
 use cheversi::search::{Control, INFINITE, Limits, Options, Searcher};
-use cheversi::{Position, Variant};
+use common::random_position;
 use std::time::Instant;
-
-/// A reproducible random position with `left` plies left.
-fn random_position(left: u8, seed: u64) -> Position {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut pos = Position::new(Variant::Standard);
-    while pos.plies_left() > left {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let moves = pos.legal_moves().to_vec();
-        pos.play(moves[(x % moves.len() as u64) as usize]);
-    }
-    pos
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,7 +19,7 @@ fn main() {
     let hash: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(64);
     let (mut total, mut worst, mut nodes) = (0.0, 0.0f64, 0u64);
     for seed in 1..=count {
-        let pos = random_position(left, seed);
+        let pos = random_position(Variant::Standard, left, seed);
         let mut s = Searcher::new(Options {
             hash_mb: hash,
             ..Options::default()

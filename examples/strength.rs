@@ -5,8 +5,10 @@
 //! where a player is `greedy` (best immediate gain), `dN` (search depth N,
 //! fitted evaluation) or `plainN` (depth N, evaluation = current difference).
 
+mod common;
 use cheversi::search::{Control, Limits, Options, Searcher};
 use cheversi::{Placement, Position, Variant};
+use common::random_position;
 
 enum Player {
     Greedy,
@@ -61,19 +63,6 @@ fn play(mut pos: Position, white: &mut Player, black: &mut Player) -> i32 {
     pos.points(cheversi::Color::White) - pos.points(cheversi::Color::Black)
 }
 
-fn opening(v: Variant, seed: u64) -> Position {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut pos = Position::new(v);
-    for _ in 0..2 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let moves = pos.legal_moves().to_vec();
-        pos.play(moves[(x % moves.len() as u64) as usize]);
-    }
-    pos
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(mut a), Some(mut b)) = (
@@ -88,7 +77,7 @@ fn main() {
     let (mut won, mut drawn, mut lost) = (0, 0, 0);
     let mut games = [0u32; 3];
     for seed in 1..=pairs {
-        let pos = opening(v, seed);
+        let pos = random_position(v, cheversi::GAME_PLIES - 2, seed);
         let d1 = play(pos.clone(), &mut a, &mut b);
         let d2 = -play(pos, &mut b, &mut a);
         let score: i32 = [d1, d2].iter().map(|d| d.signum() + 1).sum();
