@@ -4,6 +4,7 @@
 pub mod bench;
 mod endgame;
 pub mod eval;
+mod frontier;
 mod go;
 mod history;
 pub mod moves;

@@ -6,7 +6,7 @@ use super::history::Tables;
 use super::moves::Picker;
 use super::time::Budget;
 use super::tt::{Tt, TtBound};
-use super::{INFINITE, SCALE, Value, endgame};
+use super::{INFINITE, SCALE, Value, endgame, frontier};
 use crate::position::Position;
 use crate::search::Control;
 use crate::types::Placement;
@@ -231,6 +231,11 @@ impl<'a> Worker<'a> {
         {
             return h.value;
         }
+        if depth == 1 && left >= 4 {
+            let (v, m) = frontier::search(self, beta, ply, hit.and_then(|h| h.mv));
+            self.store(key, alpha, beta, v, m, 1);
+            return v;
+        }
         let mut picker = Picker::new(&self.pos, hit.and_then(|h| h.mv));
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -268,14 +273,27 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             return self.pos.diff() * SCALE;
         }
+        self.store(key, alpha0, beta, best, best_move, depth);
+        best
+    }
+
+    /// Stores `best`, found in the window (alpha, beta), in the table.
+    fn store(
+        &self,
+        key: u64,
+        alpha: Value,
+        beta: Value,
+        best: Value,
+        best_move: Option<Placement>,
+        depth: u8,
+    ) {
         let bound = if best >= beta {
             TtBound::Lower
-        } else if best > alpha0 {
+        } else if best > alpha {
             TtBound::Exact
         } else {
             TtBound::Upper
         };
         self.shared.tt.store(key, best_move, best, depth, bound);
-        best
     }
 }
