@@ -6,7 +6,8 @@ use super::time::Budget;
 use super::worker::{Shared, Worker};
 use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, Searcher, Value};
 use crate::position::Position;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 fn info(p: &Progress, line: usize, exact: bool, start: Instant, hashfull: u32) -> Info {
@@ -52,6 +53,8 @@ pub fn run(
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
         nodes: AtomicU64::new(0),
         tuned: s.options.tuned_eval,
+        completed: AtomicU8::new(0),
+        deepest: Mutex::new(Vec::new()),
     };
     let left = pos.plies_left();
     let max_depth = limits
@@ -125,6 +128,8 @@ impl Searcher {
             node_limit: u64::MAX,
             nodes: AtomicU64::new(0),
             tuned: self.options.tuned_eval,
+            completed: AtomicU8::new(0),
+            deepest: Mutex::new(Vec::new()),
         };
         let mut w = Worker::new(pos.clone(), &shared, &mut self.tables[0], 0);
         let left = pos.plies_left();

@@ -58,6 +58,13 @@ fn first_depth(id: usize) -> u8 {
     1 + (id % 2) as u8
 }
 
+/// The next depth a thread searches once some thread completed `reached`:
+/// every other helper stays one ahead of the main thread, whose iteration
+/// then meets the deeper entries they leave in the table.
+fn next_depth(id: usize, reached: u8) -> u8 {
+    reached + 1 + (id % 2) as u8
+}
+
 impl Worker<'_> {
     /// Iterative deepening to `max_depth` over `roots`; calls `report` after
     /// every completed depth. Returns the deepest completed depth (0 if none),
@@ -72,20 +79,31 @@ impl Worker<'_> {
         let lines = multipv.clamp(1, roots.len().max(1));
         let mut done = 0;
         let mut kept = roots.to_vec();
-        for depth in first_depth(self.id).min(max_depth)..=max_depth {
+        let mut depth = first_depth(self.id).min(max_depth);
+        while depth <= max_depth {
+            // Extra lines are the main thread's alone: it never hands them over.
+            self.iteration = if lines == 1 { depth } else { u8::MAX };
             for i in 0..lines {
                 self.aspiration(&mut roots[i..], depth);
                 if self.aborted() {
                     break;
                 }
             }
+            let superseded = self.aborted();
+            self.iteration = u8::MAX;
             if self.aborted() {
                 break;
             }
-            done = depth;
+            let reached = if superseded {
+                self.shared.adopt(roots)
+            } else {
+                self.shared.publish(depth, roots);
+                depth
+            };
+            done = reached;
             kept.clone_from_slice(roots);
             report(&Progress {
-                depth,
+                depth: reached,
                 roots,
                 lines,
                 seldepth: self.seldepth,
@@ -95,6 +113,7 @@ impl Worker<'_> {
             if self.id == 0 && s.clock_counts() && s.budget.soft_passed() {
                 break;
             }
+            depth = next_depth(self.id, reached);
         }
         roots.clone_from_slice(&kept);
         done

@@ -4,13 +4,15 @@
 use super::eval::evaluate;
 use super::history::Tables;
 use super::moves::Picker;
+use super::root::RootMove;
 use super::time::Budget;
 use super::tt::{Tt, TtBound};
 use super::{INFINITE, SCALE, Value, endgame, frontier};
 use crate::position::Position;
 use crate::search::Control;
 use crate::types::Placement;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// How often (in nodes) a thread publishes its count and the main thread
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
@@ -36,12 +38,37 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Use the fitted evaluation.
     pub tuned: bool,
+    /// The deepest iteration any thread completed.
+    pub completed: AtomicU8,
+    /// That iteration's root moves, best first.
+    pub deepest: Mutex<Vec<RootMove>>,
 }
 
 impl Shared<'_> {
     /// Is the clock allowed to stop the search now?
     pub fn clock_counts(&self) -> bool {
         !self.infinite && (!self.pondering || self.control.pondering_over())
+    }
+
+    /// Records `roots` as the result of iteration `depth` if no thread
+    /// completed one as deep; the threads still on it give it up.
+    pub fn publish(&self, depth: u8, roots: &[RootMove]) {
+        let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        if depth > self.completed.load(Relaxed) {
+            deepest.clear();
+            deepest.extend_from_slice(roots);
+            self.completed.store(depth, Relaxed);
+        }
+    }
+
+    /// Copies the deepest completed iteration's root moves into `roots`;
+    /// returns its depth.
+    pub fn adopt(&self, roots: &mut [RootMove]) -> u8 {
+        let deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        if deepest.len() == roots.len() {
+            roots.clone_from_slice(&deepest);
+        }
+        self.completed.load(Relaxed)
     }
 }
 
@@ -55,6 +82,8 @@ pub struct Worker<'a> {
     pub tables: &'a mut Tables,
     /// 0 for the main thread.
     pub id: usize,
+    /// The root iteration under way: given up once another thread completes it.
+    pub iteration: u8,
     /// Nodes visited by this thread.
     pub nodes: u64,
     published: u64,
@@ -73,6 +102,7 @@ impl<'a> Worker<'a> {
             shared,
             tables,
             id,
+            iteration: u8::MAX,
             nodes: 0,
             published: 0,
             seldepth: 0,
@@ -84,7 +114,7 @@ impl<'a> Worker<'a> {
     /// Has the search been told to stop?
     #[inline]
     pub fn aborted(&self) -> bool {
-        self.shared.abort.load(Relaxed)
+        self.shared.abort.load(Relaxed) || self.shared.completed.load(Relaxed) >= self.iteration
     }
 
     /// Nodes of all threads as far as known.
