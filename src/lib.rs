@@ -9,6 +9,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod symmetry;
 pub mod types;
 pub mod variant;
 pub mod zobrist;

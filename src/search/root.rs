@@ -4,6 +4,7 @@
 use super::moves::Picker;
 use super::worker::Worker;
 use super::{INFINITE, Value};
+use crate::symmetry;
 use crate::types::Placement;
 
 /// A root move with its latest score and line.
@@ -23,7 +24,13 @@ pub fn root_moves(w: &Worker, only: &[Placement]) -> Vec<RootMove> {
     let hit = w.shared.tt.probe(w.pos.key());
     let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv));
     let mut all = Vec::new();
+    // Placements that a symmetry maps onto an earlier one are left out,
+    // unless named in `only`.
+    let symmetries = symmetry::of(&w.pos);
     while let Some(mv) = picker.pick(&w.pos, w.tables) {
+        if symmetry::redundant(symmetries, mv) && !only.contains(&mv) {
+            continue;
+        }
         all.push(RootMove {
             mv,
             score: -INFINITE,

@@ -10,6 +10,7 @@ use super::tt::{Tt, TtBound};
 use super::{INFINITE, SCALE, Value, endgame, frontier};
 use crate::position::Position;
 use crate::search::Control;
+use crate::symmetry;
 use crate::types::Placement;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -272,7 +273,11 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut tried = [None; 8];
         let mut n = 0;
+        let symmetries = symmetry::near_start(&self.pos);
         while let Some(m) = picker.pick(&self.pos, self.tables) {
+            if symmetries != 0 && symmetry::redundant(symmetries, m) {
+                continue;
+            }
             let u = self.pos.play(m);
             let v = self.child(depth - 1, alpha, beta, ply + 1, n == 0);
             self.pos.undo(m, u);
