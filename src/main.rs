@@ -4,6 +4,7 @@ use cheversi::perft::divide;
 use cheversi::search::bench;
 use cheversi::{Placement, Position, Variant};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -43,6 +44,15 @@ enum Cmd {
     },
 }
 
+/// Writes a subcommand's result to stdout; a reader that went away (a
+/// closed pipe) is an error message, not a panic.
+fn report(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the result: {e}"))
+}
+
 fn perft(
     depth: u32,
     variant: Variant,
@@ -64,17 +74,16 @@ fn perft(
         split.iter().map(|x| x.1).sum()
     };
     let secs = start.elapsed().as_secs_f64();
+    let mut text = String::new();
     for (m, n) in &split {
-        println!("{m}: {n}");
+        text += &format!("{m}: {n}\n");
     }
-    println!();
-    println!("Nodes searched: {total}");
-    println!(
-        "Time: {:.3} s ({:.1} M leaves/s)",
+    text += &format!(
+        "\nNodes searched: {total}\nTime: {:.3} s ({:.1} M leaves/s)\n",
         secs,
         total as f64 / secs.max(1e-9) / 1e6
     );
-    Ok(())
+    report(&text)
 }
 
 fn main() -> ExitCode {
@@ -90,12 +99,11 @@ fn main() -> ExitCode {
         }) => perft(depth, variant, fen, moves),
         Some(Cmd::Bench { depth }) => {
             let r = bench::run(depth);
-            println!("Nodes searched: {}", r.nodes);
-            println!(
-                "Nodes/second: {}",
-                (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64
-            );
-            Ok(())
+            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
+            report(&format!(
+                "Nodes searched: {}\nNodes/second: {nps}\n",
+                r.nodes
+            ))
         }
         None => {
             cheversi::protocol::run(std::io::stdin(), std::io::stdout());
