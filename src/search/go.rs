@@ -1,6 +1,7 @@
 //! One `go`: sets up the shared state, runs the main thread and the helpers
 //! (lazy SMP), renders progress as events and picks the move.
 
+use super::busy::Busy;
 use super::root::{Progress, root_moves};
 use super::time::Budget;
 use super::worker::{Shared, Worker};
@@ -52,6 +53,7 @@ pub fn run(
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
         nodes: AtomicU64::new(0),
+        busy: Busy::new(s.options.threads),
         tuned: s.options.tuned_eval,
         completed: AtomicU8::new(0),
         deepest: Mutex::new(Vec::new()),
@@ -127,6 +129,7 @@ impl Searcher {
             infinite: false,
             node_limit: u64::MAX,
             nodes: AtomicU64::new(0),
+            busy: Busy::new(1),
             tuned: self.options.tuned_eval,
             completed: AtomicU8::new(0),
             deepest: Mutex::new(Vec::new()),

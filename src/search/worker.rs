@@ -7,7 +7,7 @@ use super::moves::Picker;
 use super::root::RootMove;
 use super::time::Budget;
 use super::tt::{Tt, TtBound};
-use super::{INFINITE, SCALE, Value, endgame, frontier};
+use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
 use crate::position::Position;
 use crate::search::Control;
 use crate::symmetry;
@@ -37,6 +37,8 @@ pub struct Shared<'a> {
     pub node_limit: u64,
     /// Nodes published by all threads.
     pub nodes: AtomicU64,
+    /// Nodes some thread is searching now.
+    pub busy: busy::Busy,
     /// Use the fitted evaluation.
     pub tuned: bool,
     /// The deepest iteration any thread completed.
@@ -232,7 +234,7 @@ impl<'a> Worker<'a> {
     pub fn search(
         &mut self,
         depth: u8,
-        mut alpha: Value,
+        alpha: Value,
         beta: Value,
         ply: usize,
         pv_node: bool,
@@ -267,18 +269,68 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
-        let mut picker = Picker::new(&self.pos, hit.and_then(|h| h.mv));
+        let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
+        let v = self.moves(
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            key,
+            hit.and_then(|h| h.mv),
+        );
+        if marked {
+            self.shared.busy.leave(key);
+        }
+        v
+    }
+
+    /// The move loop of [`Worker::search`]: every placement (those of a
+    /// symmetric twin excepted), table move first, a child that another
+    /// thread is in put off until the others are done.
+    #[allow(clippy::too_many_arguments)]
+    fn moves(
+        &mut self,
+        depth: u8,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+        key: u64,
+        tt_move: Option<Placement>,
+    ) -> Value {
+        let mut picker = Picker::new(&self.pos, tt_move);
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut tried = [None; 8];
         let mut n = 0;
         let symmetries = symmetry::near_start(&self.pos);
-        while let Some(m) = picker.pick(&self.pos, self.tables) {
+        let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
+        let mut later = [None; 16];
+        let (mut n_later, mut next_later) = (0, 0);
+        loop {
+            let (m, may_defer) = match picker.pick(&self.pos, self.tables) {
+                Some(m) => (m, spread && n > 0 && n_later < later.len()),
+                None if next_later < n_later => {
+                    next_later += 1;
+                    match later[next_later - 1] {
+                        Some(m) => (m, false),
+                        None => break,
+                    }
+                }
+                None => break,
+            };
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
             }
             let u = self.pos.play(m);
+            if may_defer && self.shared.busy.contains(self.pos.key()) {
+                self.pos.undo(m, u);
+                later[n_later] = Some(m);
+                n_later += 1;
+                continue;
+            }
             let v = self.child(depth - 1, alpha, beta, ply + 1, n == 0);
             self.pos.undo(m, u);
             if self.aborted() {
