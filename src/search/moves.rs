@@ -3,7 +3,7 @@
 use super::history::Tables;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
-use crate::variant::Moves;
+use crate::variant::{Moves, Variant};
 
 /// The code meaning "no move".
 pub const NO_MOVE: u16 = u16::MAX;
@@ -70,9 +70,18 @@ impl Picker {
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
         let us = stm.index();
+        // Black's last piece before White's last one: its immediate gain
+        // says little about White's reply, and the scans cost more than they
+        // save (measured: solve 10 1 visits 93 M nodes by history alone,
+        // 127 M with the gains first).
+        let by_gain = !(pos.variant() == Variant::Standard && pos.plies_left() == 3);
         let mut tt_at = None;
         for sq in self.moves.targets() {
-            let sd = pos.square_delta(sq);
+            let gain = if by_gain {
+                Some(pos.square_delta(sq))
+            } else {
+                None
+            };
             for (piece, b) in self.moves.groups() {
                 if !b.has(sq) {
                     continue;
@@ -82,7 +91,7 @@ impl Picker {
                     tt_at = Some(self.len);
                     TT_BONUS
                 } else {
-                    sd.gain(piece, us) * 1024 + tables.score(stm, prev, code)
+                    gain.map_or(0, |sd| sd.gain(piece, us) * 1024) + tables.score(stm, prev, code)
                 };
                 self.list[self.len] = (score, code);
                 self.len += 1;
@@ -122,7 +131,6 @@ impl Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
 
     #[test]
     fn codes_round_trip() {
