@@ -34,7 +34,9 @@ pub fn decode(code: u16) -> Option<Placement> {
 /// Staged: a legal table move is handed out before anything is scored, so a
 /// node that cuts on it never pays the square scans of the others.
 pub struct Picker {
-    list: [(i32, u16); MAX_MOVES],
+    /// `score << 9 | (511 - code)`: one integer to compare (ties go to the
+    /// lower code, as the square order gave) and half the bytes to clear.
+    list: [i32; MAX_MOVES],
     len: usize,
     next: usize,
     moves: Moves,
@@ -42,19 +44,17 @@ pub struct Picker {
     scored: bool,
 }
 
-/// Ordering bonus of the table move: above any other score.
-const TT_BONUS: i32 = 1 << 28;
-
 impl Picker {
     /// A picker for `pos`: table move first, then by immediate gain, then
     /// history and continuation history.
+    #[inline]
     pub fn new(pos: &Position, tt_move: Option<Placement>) -> Picker {
         let moves = pos.legal_moves();
         let tt = tt_move
             .filter(|&m| moves.contains(m))
             .map_or(NO_MOVE, encode);
         Picker {
-            list: [(0, 0); MAX_MOVES],
+            list: [0; MAX_MOVES],
             len: 0,
             next: 0,
             moves,
@@ -89,11 +89,11 @@ impl Picker {
                 let code = encode(Placement::new(piece, sq));
                 let score = if code == self.tt {
                     tt_at = Some(self.len);
-                    TT_BONUS
+                    0
                 } else {
                     gain.map_or(0, |sd| sd.gain(piece, us) * 1024) + tables.score(stm, prev, code)
                 };
-                self.list[self.len] = (score, code);
+                self.list[self.len] = score << 9 | (511 - code as i32);
                 self.len += 1;
             }
         }
@@ -118,13 +118,13 @@ impl Picker {
         }
         let mut best = self.next;
         for i in self.next + 1..self.len {
-            if self.list[i].0 > self.list[best].0 {
+            if self.list[i] > self.list[best] {
                 best = i;
             }
         }
         self.list.swap(self.next, best);
         self.next += 1;
-        decode(self.list[self.next - 1].1)
+        decode(511 - (self.list[self.next - 1] & 511) as u16)
     }
 }
 
