@@ -3,7 +3,7 @@
 use super::history::Tables;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
-use crate::variant::Moves;
+use crate::variant::{Moves, Variant};
 
 /// The code meaning "no move".
 pub const NO_MOVE: u16 = u16::MAX;
@@ -34,7 +34,9 @@ pub fn decode(code: u16) -> Option<Placement> {
 /// Staged: a legal table move is handed out before anything is scored, so a
 /// node that cuts on it never pays the square scans of the others.
 pub struct Picker {
-    list: [(i32, u16); MAX_MOVES],
+    /// `score << 9 | (511 - code)`: one integer to compare (ties go to the
+    /// lower code, as the square order gave) and half the bytes to clear.
+    list: [i32; MAX_MOVES],
     len: usize,
     next: usize,
     moves: Moves,
@@ -42,19 +44,17 @@ pub struct Picker {
     scored: bool,
 }
 
-/// Ordering bonus of the table move: above any other score.
-const TT_BONUS: i32 = 1 << 28;
-
 impl Picker {
     /// A picker for `pos`: table move first, then by immediate gain, then
     /// history and continuation history.
+    #[inline]
     pub fn new(pos: &Position, tt_move: Option<Placement>) -> Picker {
         let moves = pos.legal_moves();
         let tt = tt_move
             .filter(|&m| moves.contains(m))
             .map_or(NO_MOVE, encode);
         Picker {
-            list: [(0, 0); MAX_MOVES],
+            list: [0; MAX_MOVES],
             len: 0,
             next: 0,
             moves,
@@ -70,9 +70,18 @@ impl Picker {
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
         let us = stm.index();
+        // Black's last piece before White's last one: its immediate gain
+        // says little about White's reply, and the scans cost more than they
+        // save (measured: solve 10 1 visits 93 M nodes by history alone,
+        // 127 M with the gains first).
+        let by_gain = !(pos.variant() == Variant::Standard && pos.plies_left() == 3);
         let mut tt_at = None;
         for sq in self.moves.targets() {
-            let sd = pos.square_delta(sq);
+            let gain = if by_gain {
+                Some(pos.square_delta(sq))
+            } else {
+                None
+            };
             for (piece, b) in self.moves.groups() {
                 if !b.has(sq) {
                     continue;
@@ -80,11 +89,11 @@ impl Picker {
                 let code = encode(Placement::new(piece, sq));
                 let score = if code == self.tt {
                     tt_at = Some(self.len);
-                    TT_BONUS
+                    0
                 } else {
-                    sd.gain(piece, us) * 1024 + tables.score(stm, prev, code)
+                    gain.map_or(0, |sd| sd.gain(piece, us) * 1024) + tables.score(stm, prev, code)
                 };
-                self.list[self.len] = (score, code);
+                self.list[self.len] = score << 9 | (511 - code as i32);
                 self.len += 1;
             }
         }
@@ -109,20 +118,19 @@ impl Picker {
         }
         let mut best = self.next;
         for i in self.next + 1..self.len {
-            if self.list[i].0 > self.list[best].0 {
+            if self.list[i] > self.list[best] {
                 best = i;
             }
         }
         self.list.swap(self.next, best);
         self.next += 1;
-        decode(self.list[self.next - 1].1)
+        decode(511 - (self.list[self.next - 1] & 511) as u16)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
 
     #[test]
     fn codes_round_trip() {

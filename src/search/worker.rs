@@ -208,6 +208,10 @@ impl<'a> Worker<'a> {
     /// Two plies left: the endgame solver behind the table, which meets the
     /// many orders of the same placements here.
     fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+        let mut node = endgame::TwoNode::new(self, alpha, beta, ply);
+        if let Some(v) = node.killer(self) {
+            return v;
+        }
         let key = self.pos.key();
         if let Some(h) = self.shared.tt.probe(key)
             && !pv_node
@@ -215,7 +219,7 @@ impl<'a> Worker<'a> {
         {
             return h.value;
         }
-        let v = endgame::solve(self, alpha, beta, ply);
+        let v = node.finish(self);
         if !self.aborted() {
             let bound = if v >= beta {
                 TtBound::Lower
