@@ -125,6 +125,9 @@ impl TwoNode {
     pub fn finish(self, w: &mut Worker) -> Value {
         match self.standard {
             Some(mut n) => n.finish(w),
+            None if w.pos.variant() == Variant::Open => {
+                super::open_end::two(w, self.moves, self.alpha, self.beta, self.ply)
+            }
             None => two_generic(w, self.moves, self.alpha, self.beta, self.ply),
         }
     }

@@ -9,6 +9,7 @@ mod frontier;
 mod go;
 mod history;
 pub mod moves;
+mod open_end;
 mod root;
 pub mod time;
 pub mod tt;

@@ -1,0 +1,180 @@
+//! `open`'s last two plies: each side places its last piece on any empty
+//! square. A reply on a square that the mover's placement does not touch
+//! (not on one of its rays, not a king or knight step away) keeps the gain
+//! it has before that placement, so after each placement only the touched
+//! squares are scanned again; the best untouched reply comes from the few best
+//! kept up front.
+
+use super::moves::{MAX_MOVES, decode, encode};
+use super::worker::Worker;
+use super::{INFINITE, SCALE, Value};
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Piece, Placement, Square};
+use crate::variant::Moves;
+
+/// The exact value of an `open` position with two plies left, the mover's
+/// placements being `moves`.
+pub fn two(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply: usize) -> Value {
+    let us = w.pos.side_to_move();
+    let them = us.flip();
+    let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
+        return w.pos.diff() * SCALE;
+    };
+    let mut deltas = [None; 64];
+    let mut replies = Replies::default();
+    let mut list = [(0, 0u16); MAX_MOVES];
+    let mut n = 0;
+    for sq in w.pos.empty() {
+        let sd = w.pos.square_delta(sq);
+        deltas[sq.index()] = Some(sd);
+        replies.offer(sd.gain(reply, them.index()), sq);
+        for (piece, b) in moves.groups() {
+            if b.has(sq) {
+                list[n] = (
+                    sd.gain(piece, us.index()),
+                    encode(Placement::new(piece, sq)),
+                );
+                n += 1;
+            }
+        }
+    }
+    let list = &mut list[..n];
+    // The best placement alone first: most of these nodes cut on it, and
+    // the others pay for the sort.
+    if let Some(top) = (0..n).max_by_key(|&i| (list[i].0, std::cmp::Reverse(i))) {
+        list.swap(0, top);
+    }
+    let mut best = -INFINITE;
+    for i in 0..n {
+        if i == 1 {
+            list[1..].sort_unstable_by_key(|x| -x.0);
+        }
+        let Some(m) = decode(list[i].1) else { continue };
+        let Some(sd) = deltas[m.square.index()] else {
+            continue;
+        };
+        let touched = touched_by(&w.pos, m.square);
+        let u = w.pos.play_with(m, &sd);
+        w.count(1);
+        let v = -best_reply(w, reply, &replies, touched, -alpha, ply + 1);
+        w.pos.undo(m, u);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                w.best_line(ply, m);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    if best == -INFINITE {
+        return w.pos.diff() * SCALE;
+    }
+    best
+}
+
+/// How many of the opponent's best replies are kept in order.
+const KEPT: usize = 8;
+
+/// The opponent's best replies (gain, square) before the mover's
+/// placement, best first, and every reply's gain for when all of those are touched.
+struct Replies {
+    top: [(i32, Square); KEPT],
+    len: usize,
+    gain: [Option<i32>; 64],
+}
+
+impl Default for Replies {
+    fn default() -> Replies {
+        Replies {
+            top: [(0, Square::from_index(0)); KEPT],
+            len: 0,
+            gain: [None; 64],
+        }
+    }
+}
+
+impl Replies {
+    fn offer(&mut self, g: i32, sq: Square) {
+        self.gain[sq.index()] = Some(g);
+        let mut i = self.len.min(KEPT - 1);
+        if self.len == KEPT && self.top[i].0 >= g {
+            return;
+        }
+        while i > 0 && self.top[i - 1].0 < g {
+            self.top[i] = self.top[i - 1];
+            i -= 1;
+        }
+        self.top[i] = (g, sq);
+        self.len = (self.len + 1).min(KEPT);
+    }
+
+    /// The best reply on a square outside `touched`.
+    fn best_untouched(&self, touched: Bitboard) -> Option<(i32, Square)> {
+        if let Some(&r) = self.top[..self.len].iter().find(|r| !touched.has(r.1)) {
+            return Some(r);
+        }
+        (0..64)
+            .filter_map(|i| Some((self.gain[i]?, Square::from_index(i))))
+            .filter(|r| !touched.has(r.1))
+            .max_by_key(|r| r.0)
+    }
+}
+
+/// The squares whose gain a placement on the empty square `t` can change:
+/// `t`, its rays up to the first piece, its king and knight steps.
+fn touched_by(pos: &Position, t: Square) -> Bitboard {
+    attacks::attacks(Piece::Queen, t, pos.occupied())
+        | attacks::king(t)
+        | attacks::knight(t)
+        | Bitboard::from_square(t)
+}
+
+/// The side to move's best final placement of `piece` (its last), stopping
+/// once it reaches `beta`: the best untouched square of `replies` (gains
+/// before the opponent's last placement, best first), then every touched
+/// empty square scanned anew. Counts the placements valued as nodes.
+fn best_reply(
+    w: &mut Worker,
+    piece: Piece,
+    replies: &Replies,
+    touched: Bitboard,
+    beta: Value,
+    ply: usize,
+) -> Value {
+    let base = w.pos.diff();
+    let me = w.pos.side_to_move().index();
+    let mut best = -INFINITE;
+    let mut best_sq = None;
+    let mut seen = 0;
+    if let Some((g, sq)) = replies.best_untouched(touched) {
+        seen += 1;
+        best = (base + g) * SCALE;
+        best_sq = Some(sq);
+    }
+    if best < beta {
+        for sq in touched & w.pos.empty() {
+            seen += 1;
+            let v = (base + w.pos.square_delta(sq).gain(piece, me)) * SCALE;
+            if v > best {
+                best = v;
+                best_sq = Some(sq);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    w.count(seen);
+    match best_sq {
+        Some(sq) => {
+            w.leaf_line(ply, Placement::new(piece, sq));
+            best
+        }
+        None => base * SCALE,
+    }
+}
