@@ -1,79 +1,21 @@
 //! One search thread: principal variation search with a shared table, exact
 //! whenever the depth reaches the end of the game.
 
+pub use super::shared::Shared;
+
 use super::eval::evaluate;
 use super::history::Tables;
 use super::moves::Picker;
-use super::root::RootMove;
-use super::time::Budget;
-use super::tt::{Tt, TtBound};
+use super::tt::TtBound;
 use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
 use crate::position::Position;
-use crate::search::Control;
 use crate::symmetry;
 use crate::types::Placement;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// How often (in nodes) a thread publishes its count and the main thread
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
 const POLL: u64 = 1024;
-
-/// What all threads of one search share.
-pub struct Shared<'a> {
-    /// The transposition table.
-    pub tt: &'a Tt,
-    /// The engine's stop and ponderhit flags.
-    pub control: &'a Control,
-    /// Set when every thread must return at once.
-    pub abort: AtomicBool,
-    /// The time budget.
-    pub budget: Budget,
-    /// Wait for `ponderhit` before the clock counts.
-    pub pondering: bool,
-    /// Search until stopped, whatever the clock says.
-    pub infinite: bool,
-    /// Stop after this many nodes (all threads).
-    pub node_limit: u64,
-    /// Nodes published by all threads.
-    pub nodes: AtomicU64,
-    /// Nodes some thread is searching now.
-    pub busy: busy::Busy,
-    /// Use the fitted evaluation.
-    pub tuned: bool,
-    /// The deepest iteration any thread completed.
-    pub completed: AtomicU8,
-    /// That iteration's root moves, best first.
-    pub deepest: Mutex<Vec<RootMove>>,
-}
-
-impl Shared<'_> {
-    /// Is the clock allowed to stop the search now?
-    pub fn clock_counts(&self) -> bool {
-        !self.infinite && (!self.pondering || self.control.pondering_over())
-    }
-
-    /// Records `roots` as the result of iteration `depth` if no thread
-    /// completed one as deep; the threads still on it give it up.
-    pub fn publish(&self, depth: u8, roots: &[RootMove]) {
-        let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
-        if depth > self.completed.load(Relaxed) {
-            deepest.clear();
-            deepest.extend_from_slice(roots);
-            self.completed.store(depth, Relaxed);
-        }
-    }
-
-    /// Copies the deepest completed iteration's root moves into `roots`;
-    /// returns its depth.
-    pub fn adopt(&self, roots: &mut [RootMove]) -> u8 {
-        let deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
-        if deepest.len() == roots.len() {
-            roots.clone_from_slice(&deepest);
-        }
-        self.completed.load(Relaxed)
-    }
-}
 
 /// One thread's search state.
 pub struct Worker<'a> {
