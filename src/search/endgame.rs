@@ -6,7 +6,8 @@
 //! that may land on the square (and, on the second to last ply, the `play`).
 
 use super::moves::{MAX_MOVES, decode, encode};
-use super::worker::Worker;
+use super::scan::Best;
+use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks::{self, RAYS, is_orthogonal};
 use crate::bitboard::Bitboard;
@@ -37,40 +38,16 @@ pub fn solve(w: &mut Worker, alpha: Value, beta: Value, ply: usize) -> Value {
 }
 
 /// The best final placement's value and the placement, stopping early once
-/// the value reaches `beta`. Every final placement whose value is computed
-/// counts as a node (Edax's convention), though none is played.
+/// the value reaches `beta` ([`Best::scan`]).
 fn last(w: &mut Worker, beta: Value, ply: usize) -> (Value, Option<Placement>) {
     let base = w.pos.diff();
     let us = w.pos.side_to_move().index();
     let moves = w.pos.legal_moves();
-    let mut best = -INFINITE;
-    let mut best_move = None;
-    let mut seen = 0;
-    'squares: for sq in moves.targets() {
-        let sd = w.pos.square_delta(sq);
-        for (piece, b) in moves.groups() {
-            if !b.has(sq) {
-                continue;
-            }
-            seen += 1;
-            let v = (base + sd.gain(piece, us)) * SCALE;
-            if v > best {
-                best = v;
-                best_move = Some(Placement::new(piece, sq));
-                if v >= beta {
-                    break 'squares;
-                }
-            }
-        }
-    }
-    w.count(seen);
-    match best_move {
-        Some(m) => {
-            w.leaf_line(ply, m);
-            (best, best_move)
-        }
-        None => (base * SCALE, None),
-    }
+    let mut best = Best::NONE;
+    best.scan(w, &moves, moves.targets(), None, beta, |piece, _, sd| {
+        (base + sd.gain(piece, us)) * SCALE
+    });
+    best.finish(w, ply)
 }
 
 /// A node with two plies left, searched in two steps: the killer alone
@@ -306,7 +283,7 @@ impl Two {
 
 /// Two plies left in any variant: every placement played, answered by
 /// `last`, placements tried by decreasing gain.
-fn two_generic(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply: usize) -> Value {
+fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
     let us = w.pos.side_to_move().index();
     let mut deltas = [NO_DELTA; 64];
     let mut list = [(0, 0u16); MAX_MOVES];
@@ -323,27 +300,17 @@ fn two_generic(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply:
     }
     let list = &mut list[..n];
     list.sort_unstable_by_key(|x| -x.0);
-    let mut best = -INFINITE;
+    let mut run = Running::new(alpha, beta);
     for &(_, code) in list.iter() {
         let Some(m) = decode(code) else { continue };
         let sd = deltas[m.square.index()];
         let u = w.pos.play_with(m, &sd);
         w.count(1);
-        let v = -last(w, -alpha, ply + 1).0;
+        let v = -last(w, -run.alpha, ply + 1).0;
         w.pos.undo(m, u);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                w.best_line(ply, m);
-                if v >= beta {
-                    break;
-                }
-            }
+        if run.take(w, ply, m, v) {
+            break;
         }
     }
-    if best == -INFINITE {
-        return w.pos.diff() * SCALE;
-    }
-    best
+    run.value(w)
 }

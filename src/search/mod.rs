@@ -11,6 +11,7 @@ mod history;
 pub mod moves;
 mod open_end;
 mod root;
+mod scan;
 mod shared;
 pub mod time;
 pub mod tt;

@@ -6,8 +6,9 @@
 //! kept up front.
 
 use super::moves::{MAX_MOVES, decode, encode};
-use super::worker::Worker;
-use super::{INFINITE, SCALE, Value};
+use super::scan::Best;
+use super::worker::{Running, Worker};
+use super::{SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -16,7 +17,7 @@ use crate::variant::Moves;
 
 /// The exact value of an `open` position with two plies left, the mover's
 /// placements being `moves`.
-pub fn two(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply: usize) -> Value {
+pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
     let us = w.pos.side_to_move();
     let them = us.flip();
     let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
@@ -46,7 +47,7 @@ pub fn two(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply: usi
     if let Some(top) = (0..n).max_by_key(|&i| (list[i].0, std::cmp::Reverse(i))) {
         list.swap(0, top);
     }
-    let mut best = -INFINITE;
+    let mut run = Running::new(alpha, beta);
     for i in 0..n {
         if i == 1 {
             list[1..].sort_unstable_by_key(|x| -x.0);
@@ -58,23 +59,13 @@ pub fn two(w: &mut Worker, moves: Moves, mut alpha: Value, beta: Value, ply: usi
         let touched = touched_by(&w.pos, m.square);
         let u = w.pos.play_with(m, &sd);
         w.count(1);
-        let v = -best_reply(w, reply, &replies, touched, -alpha, ply + 1);
+        let v = -best_reply(w, reply, &replies, touched, -run.alpha, ply + 1);
         w.pos.undo(m, u);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                w.best_line(ply, m);
-                if v >= beta {
-                    break;
-                }
-            }
+        if run.take(w, ply, m, v) {
+            break;
         }
     }
-    if best == -INFINITE {
-        return w.pos.diff() * SCALE;
-    }
-    best
+    run.value(w)
 }
 
 /// How many of the opponent's best replies are kept in order.
@@ -148,33 +139,19 @@ fn best_reply(
 ) -> Value {
     let base = w.pos.diff();
     let me = w.pos.side_to_move().index();
-    let mut best = -INFINITE;
-    let mut best_sq = None;
-    let mut seen = 0;
+    let mut best = Best::NONE;
     if let Some((g, sq)) = replies.best_untouched(touched) {
-        seen += 1;
-        best = (base + g) * SCALE;
-        best_sq = Some(sq);
+        best.offer(Placement::new(piece, sq), (base + g) * SCALE);
     }
-    if best < beta {
-        for sq in touched & w.pos.empty() {
-            seen += 1;
-            let v = (base + w.pos.square_delta(sq).gain(piece, me)) * SCALE;
-            if v > best {
-                best = v;
-                best_sq = Some(sq);
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    w.count(seen);
-    match best_sq {
-        Some(sq) => {
-            w.leaf_line(ply, Placement::new(piece, sq));
-            best
-        }
-        None => base * SCALE,
-    }
+    let mut moves = Moves::NONE;
+    moves.push(piece, touched & w.pos.empty());
+    best.scan(
+        w,
+        &moves,
+        touched & w.pos.empty(),
+        None,
+        beta,
+        |p, _, sd| (base + sd.gain(p, me)) * SCALE,
+    );
+    best.finish(w, ply).0
 }

@@ -17,6 +17,51 @@ use std::sync::atomic::Ordering::Relaxed;
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
 const POLL: u64 = 1024;
 
+/// The running result of a move loop in the window (alpha, beta).
+pub struct Running {
+    /// The best value so far (-INFINITE before any).
+    pub best: Value,
+    /// The raised lower bound.
+    pub alpha: Value,
+    beta: Value,
+}
+
+impl Running {
+    /// Nothing searched yet.
+    pub fn new(alpha: Value, beta: Value) -> Running {
+        Running {
+            best: -INFINITE,
+            alpha,
+            beta,
+        }
+    }
+
+    /// Takes `v`, the value of `m` (played at `ply`, its line below it);
+    /// true when it reaches beta and the loop can stop.
+    #[inline]
+    pub fn take(&mut self, w: &mut Worker, ply: usize, m: Placement, v: Value) -> bool {
+        if v > self.best {
+            self.best = v;
+            if v > self.alpha {
+                self.alpha = v;
+                w.best_line(ply, m);
+                return v >= self.beta;
+            }
+        }
+        false
+    }
+
+    /// The node's value: the best, or the current difference if nothing
+    /// was legal.
+    pub fn value(&self, w: &Worker) -> Value {
+        if self.best == -INFINITE {
+            w.pos.diff() * SCALE
+        } else {
+            self.best
+        }
+    }
+}
+
 /// One thread's search state.
 pub struct Worker<'a> {
     /// The position searched (played forward and back).
