@@ -15,6 +15,7 @@ use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 use std::cell::Cell;
+use std::mem::MaybeUninit;
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -65,7 +66,7 @@ pub struct TwoNode {
 
 impl TwoNode {
     /// The node at the current position (two plies left), window (alpha, beta).
-    #[inline]
+    #[inline(always)]
     pub fn new(w: &Worker, alpha: Value, beta: Value, ply: usize) -> TwoNode {
         let moves = w.pos.legal_moves();
         let mut groups = moves.groups();
@@ -113,7 +114,7 @@ impl TwoNode {
 /// What Black's King on an empty square `k` would gain, and what it needs
 /// to know of the rays from `k` to value the change (see
 /// [`KingReply::value`]) once White's last piece stands next to `k`.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct KingReply {
     gain: i8,
     run: [i8; 8],
@@ -175,7 +176,9 @@ struct Two {
     ply: usize,
     best: Value,
     best_move: Option<Placement>,
-    replies: [KingReply; 64],
+    /// King replies by square, written before `known` marks them: left
+    /// uninitialised, as clearing 1 KiB per node measured 2.5% of a solve.
+    replies: [MaybeUninit<KingReply>; 64],
     known: Bitboard,
     seen: u64,
 }
@@ -189,6 +192,7 @@ thread_local! {
 }
 
 impl Two {
+    #[inline(always)]
     fn new(
         w: &Worker,
         piece: Piece,
@@ -207,7 +211,7 @@ impl Two {
             ply,
             best: -INFINITE,
             best_move: None,
-            replies: [KingReply::default(); 64],
+            replies: [const { MaybeUninit::uninit() }; 64],
             known: Bitboard::EMPTY,
             seen: 0,
         }
@@ -224,11 +228,13 @@ impl Two {
             let nb = Bitboard(ray[t.index()]) & attacks::king(t) & self.empty;
             let Some(k) = nb.first() else { continue };
             if !self.known.has(k) {
-                self.replies[k.index()] = KingReply::new(w, k);
+                self.replies[k.index()] = MaybeUninit::new(KingReply::new(w, k));
                 self.known |= nb;
             }
             self.seen += 1;
-            let v = (self.base + g - self.replies[k.index()].value(e ^ 4, self.piece)) * SCALE;
+            // SAFETY: `known` holds `k`, so `replies[k]` was written above.
+            let r = unsafe { self.replies[k.index()].assume_init_ref() };
+            let v = (self.base + g - r.value(e ^ 4, self.piece)) * SCALE;
             if v < worst {
                 worst = v;
                 worst_k = Some(k);

@@ -5,7 +5,7 @@ use super::busy::Busy;
 use super::root::{Progress, root_moves};
 use super::time::Budget;
 use super::worker::{Shared, Worker};
-use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, Searcher, Value};
+use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, Searcher, Value};
 use crate::position::Position;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -145,11 +145,22 @@ impl Searcher {
     }
 }
 
+/// The depth of the search that gives MTD(f) its first guess.
+const GUESS_DEPTH: u8 = 4;
+
 /// MTD(f): null-window searches from a first guess, each narrowing the
 /// known interval [lo, hi] of the value, until it closes or leaves (alpha, beta).
+///
+/// The guess comes from a shallow search (the evaluation at its leaves),
+/// which also leaves table moves behind: measured, solve 9 12 visits 87 M
+/// nodes instead of 121 M (starting at the current difference).
 fn mtdf(w: &mut Worker, depth: u8, alpha: Value, beta: Value) -> Value {
     let (mut lo, mut hi) = (-INFINITE, INFINITE);
-    let mut g = w.pos.diff() * super::SCALE;
+    let mut g = w.pos.diff() * SCALE;
+    if depth > GUESS_DEPTH {
+        let v = w.search(GUESS_DEPTH, -INFINITE, INFINITE, 0, true);
+        g = (v + v.signum() * SCALE / 2) / SCALE * SCALE;
+    }
     while lo < hi && lo < beta && hi > alpha {
         let b = g.max(lo + 1);
         let v = w.search(depth, b - 1, b, 0, false);

@@ -68,6 +68,36 @@ impl std::fmt::Debug for Tt {
     }
 }
 
+/// Asks Linux to back `len` bytes from `addr` with 2 MiB pages before they
+/// are first touched: a probe is a random access, and with 4 KiB pages
+/// nearly every one also misses the TLB.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn advise_huge_pages(addr: usize, len: usize) {
+    const MADVISE: usize = 28;
+    const MADV_HUGEPAGE: usize = 14;
+    // madvise wants a page-aligned start: round it up, staying inside.
+    let start = (addr + 4095) & !4095;
+    let len = (addr + len).saturating_sub(start);
+    // SAFETY: madvise(2) with MADV_HUGEPAGE only changes how the kernel backs
+    // this range, which the table owns; it reads and writes no memory, and a
+    // failure (an old kernel, no THP) is harmless and ignored.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            inlateout("rax") MADVISE => _,
+            in("rdi") start,
+            in("rsi") len,
+            in("rdx") MADV_HUGEPAGE,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+fn advise_huge_pages(_addr: usize, _len: usize) {}
+
 fn pack(mv: u16, value: Value, depth: u8, bound: TtBound, age: u8) -> u64 {
     let v = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16;
     mv as u64 | (v as u64) << 16 | (depth as u64) << 32 | (bound as u64) << 40 | (age as u64) << 42
@@ -94,7 +124,11 @@ impl Tt {
     /// A table of about `mb` MiB (at least one bucket).
     pub fn new(mb: usize) -> Tt {
         let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
+        let mut buckets = Vec::with_capacity(n.max(1));
+        advise_huge_pages(
+            buckets.as_mut_ptr() as usize,
+            n * std::mem::size_of::<Bucket>(),
+        );
         buckets.resize_with(n.max(1), Bucket::default);
         Tt {
             buckets,
