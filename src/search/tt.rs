@@ -71,31 +71,20 @@ impl std::fmt::Debug for Tt {
 /// Asks Linux to back `len` bytes from `addr` with 2 MiB pages before they
 /// are first touched: a probe is a random access, and with 4 KiB pages
 /// nearly every one also misses the TLB.
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[cfg(target_os = "linux")]
 fn advise_huge_pages(addr: usize, len: usize) {
-    const MADVISE: usize = 28;
-    const MADV_HUGEPAGE: usize = 14;
     // madvise wants a page-aligned start: round it up, staying inside.
     let start = (addr + 4095) & !4095;
     let len = (addr + len).saturating_sub(start);
     // SAFETY: madvise(2) with MADV_HUGEPAGE only changes how the kernel backs
     // this range, which the table owns; it reads and writes no memory, and a
-    // failure (an old kernel, no THP) is harmless and ignored.
+    // failure (an old kernel, no transparent huge pages) is harmless and ignored.
     unsafe {
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") MADVISE => _,
-            in("rdi") start,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
+        libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
     }
 }
 
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+#[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_addr: usize, _len: usize) {}
 
 fn pack(mv: u16, value: Value, depth: u8, bound: TtBound, age: u8) -> u64 {
