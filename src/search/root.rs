@@ -120,7 +120,12 @@ impl Worker<'_> {
             if self.id == 0 && s.clock_counts() && s.budget.soft_passed() {
                 break;
             }
-            depth = next_depth(self.id, reached);
+            // Past the last depth a helper would idle: it joins the last one.
+            depth = if reached >= max_depth {
+                reached + 1
+            } else {
+                next_depth(self.id, reached).min(max_depth)
+            };
         }
         roots.clone_from_slice(&kept);
         done
