@@ -14,7 +14,6 @@ use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
-use std::cell::Cell;
 use std::mem::MaybeUninit;
 
 const NO_DELTA: SquareDelta = SquareDelta {
@@ -92,7 +91,8 @@ impl TwoNode {
     pub fn killer(&mut self, w: &mut Worker) -> Option<Value> {
         let n = self.standard.as_mut()?;
         let mut cut = false;
-        for t in KILLERS.get().into_iter().flatten() {
+        let killers = w.tables.killers;
+        for t in killers.into_iter().flatten() {
             if !n.rest.has(t) {
                 continue;
             }
@@ -193,14 +193,6 @@ struct Two {
     seen: u64,
 }
 
-thread_local! {
-    /// The squares of White's last placement that last refuted nodes with two
-    /// plies left, the latest first: a node's siblings differ by one Black
-    /// piece and nearly always fall to the same placement (99.8% in
-    /// `solve 12 1 wdl`), found then without scanning the other squares.
-    static KILLERS: Cell<[Option<Square>; 2]> = const { Cell::new([None; 2]) };
-}
-
 impl Two {
     #[inline(always)]
     fn new(
@@ -285,9 +277,9 @@ impl Two {
         for &x in list.iter().rev() {
             let t = Square::from_index((x & 63) as usize);
             if self.try_square(w, t, (x >> 6) as i32 - OFFSET) {
-                let [first, _] = KILLERS.get();
+                let [first, _] = w.tables.killers;
                 if first != Some(t) {
-                    KILLERS.set([Some(t), first]);
+                    w.tables.killers = [Some(t), first];
                 }
                 break;
             }

@@ -2,7 +2,7 @@
 //! previous placement (continuation history). Kept per thread.
 
 use super::moves::{CODES, encode};
-use crate::types::{Color, Placement};
+use crate::types::{Color, Placement, Square};
 
 const LIMIT: i32 = 16384;
 
@@ -10,6 +10,11 @@ const LIMIT: i32 = 16384;
 pub struct Tables {
     by_side: [[i16; CODES]; 2],
     after: Vec<[i16; CODES]>,
+    /// The squares of White's last placement that last refuted `standard`
+    /// nodes with two plies left, the latest first: a node's siblings differ
+    /// by one Black piece and nearly always fall to the same placement
+    /// (99.8% in `solve 12 1 wdl`).
+    pub killers: [Option<Square>; 2],
 }
 
 impl Default for Tables {
@@ -17,6 +22,7 @@ impl Default for Tables {
         Tables {
             by_side: [[0; CODES]; 2],
             after: vec![[0; CODES]; CODES + 1],
+            killers: [None; 2],
         }
     }
 }

@@ -208,14 +208,7 @@ impl<'a> Worker<'a> {
         }
         let v = node.finish(self);
         if !self.aborted() {
-            let bound = if v >= beta {
-                TtBound::Lower
-            } else if v > alpha {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
-            self.shared.tt.store(key, None, v, 2, bound);
+            self.store(key, alpha, beta, v, None, 2);
         }
         v
     }
