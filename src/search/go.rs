@@ -1,14 +1,12 @@
 //! One `go`: sets up the shared state, runs the main thread and the helpers
 //! (lazy SMP), renders progress as events and picks the move.
 
-use super::busy::Busy;
 use super::root::{Progress, root_moves};
 use super::time::Budget;
 use super::worker::{Shared, Worker};
 use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, Searcher, Value};
 use crate::position::Position;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 fn info(p: &Progress, line: usize, exact: bool, start: Instant, hashfull: u32) -> Info {
@@ -45,18 +43,16 @@ pub fn run(
     let start = Instant::now();
     s.tt.new_search();
     let shared = Shared {
-        tt: &s.tt,
-        control,
-        abort: AtomicBool::new(false),
-        budget: Budget::new(pos, limits, &s.options, start),
         pondering: limits.ponder,
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-        nodes: AtomicU64::new(0),
-        busy: Busy::new(s.options.threads),
-        tuned: s.options.tuned_eval,
-        completed: AtomicU8::new(0),
-        deepest: Mutex::new(Vec::new()),
+        ..Shared::new(
+            &s.tt,
+            control,
+            Budget::new(pos, limits, &s.options, start),
+            s.options.threads,
+            s.options.tuned_eval,
+        )
     };
     let left = pos.plies_left();
     let max_depth = limits
@@ -120,20 +116,8 @@ impl Searcher {
     pub fn solve(&mut self, pos: &Position, alpha: Value, beta: Value) -> (Value, u64) {
         self.tt.new_search();
         let control = Control::default();
-        let shared = Shared {
-            tt: &self.tt,
-            control: &control,
-            abort: AtomicBool::new(false),
-            budget: Budget::new(pos, &Limits::default(), &self.options, Instant::now()),
-            pondering: false,
-            infinite: false,
-            node_limit: u64::MAX,
-            nodes: AtomicU64::new(0),
-            busy: Busy::new(1),
-            tuned: self.options.tuned_eval,
-            completed: AtomicU8::new(0),
-            deepest: Mutex::new(Vec::new()),
-        };
+        let budget = Budget::new(pos, &Limits::default(), &self.options, Instant::now());
+        let shared = Shared::new(&self.tt, &control, budget, 1, self.options.tuned_eval);
         let mut w = Worker::new(pos.clone(), &shared, &mut self.tables[0], 0);
         let left = pos.plies_left();
         let v = if alpha <= -INFINITE && beta >= INFINITE {

@@ -37,7 +37,32 @@ pub struct Shared<'a> {
     pub deepest: Mutex<Vec<RootMove>>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// The state of a search by `threads` threads within `budget`, with no
+    /// node limit, neither pondering nor infinite.
+    pub fn new(
+        tt: &'a Tt,
+        control: &'a Control,
+        budget: Budget,
+        threads: usize,
+        tuned: bool,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            abort: AtomicBool::new(false),
+            budget,
+            pondering: false,
+            infinite: false,
+            node_limit: u64::MAX,
+            nodes: AtomicU64::new(0),
+            busy: Busy::new(threads),
+            tuned,
+            completed: AtomicU8::new(0),
+            deepest: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Is the clock allowed to stop the search now?
     pub fn clock_counts(&self) -> bool {
         !self.infinite && (!self.pondering || self.control.pondering_over())
