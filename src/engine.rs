@@ -216,7 +216,10 @@ fn search_job(
         // A bug in the search must not cost the GUI its bestmove.
         let run = panic::catch_unwind(AssertUnwindSafe(|| {
             searcher.go(pos, limits, control, &mut |event| {
-                if let Event::Info(i) = &event {
+                // The closing line repeats the best line, whatever MultiPV.
+                if let Event::Info(i) = &event
+                    && i.multipv == 1
+                {
                     last = Some(i.clone());
                 }
                 sink(Report::Event { event, multipv });

@@ -142,6 +142,19 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
     e.send("position startpos");
     let (lines, _) = search(&mut e, "go depth 1");
     assert!(lines[0].contains(" multipv 1 "), "{lines:?}");
+    // The closing line (no multipv field) is the best line: its pv starts
+    // with the bestmove, not with the last of the MultiPV lines.
+    e.send("position startpos moves K@d4 Q@e5");
+    let (lines, best) = search(&mut e, "go depth 4");
+    let closing = lines.last().unwrap();
+    assert!(!closing.contains(" multipv "), "{lines:?}");
+    assert_eq!(check_info(closing).first(), Some(&best), "{lines:?}");
+    let first = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" multipv 1 "))
+        .unwrap();
+    assert_eq!(check_info(first), check_info(closing), "{lines:?}");
 }
 
 #[test]
