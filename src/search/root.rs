@@ -104,6 +104,10 @@ impl Worker<'_> {
             let reached = if superseded {
                 self.shared.adopt(roots)
             } else {
+                // Each line was searched after the ones above it; a later
+                // line can come out better (the table has learnt since):
+                // the lines are reported, and the best played, in order.
+                roots[..lines].sort_by_key(|r| -r.score);
                 self.shared.publish(depth, roots);
                 depth
             };
