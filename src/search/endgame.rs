@@ -104,7 +104,7 @@ impl TwoNode {
             }
         }
         w.count(std::mem::take(&mut n.seen));
-        cut.then_some(n.best)
+        cut.then_some(n.run.best)
     }
 
     /// The node's value within (alpha, beta) (a bound outside), after
@@ -181,11 +181,8 @@ struct Two {
     rest: Bitboard,
     base: i32,
     empty: Bitboard,
-    alpha: Value,
-    beta: Value,
+    run: Running,
     ply: usize,
-    best: Value,
-    best_move: Option<Placement>,
     /// King replies by square, written before `known` marks them: left
     /// uninitialised, as clearing 1 KiB per node measured 2.5% of a solve.
     replies: [MaybeUninit<KingReply>; 64],
@@ -208,11 +205,8 @@ impl Two {
             rest: targets,
             base: w.pos.diff(),
             empty: w.pos.empty(),
-            alpha,
-            beta,
+            run: Running::new(alpha, beta),
             ply,
-            best: -INFINITE,
-            best_move: None,
             replies: [const { MaybeUninit::uninit() }; 64],
             known: Bitboard::EMPTY,
             seen: 0,
@@ -240,25 +234,16 @@ impl Two {
             if v < worst {
                 worst = v;
                 worst_k = Some(k);
-                if v <= self.alpha {
+                if v <= self.run.alpha {
                     break;
                 }
             }
         }
         // Rule 4 leaves every White placement a neighbour for the King.
         let Some(k) = worst_k else { return false };
-        if worst > self.best {
-            self.best = worst;
-            if worst > self.alpha {
-                let m = Placement::new(self.piece, t);
-                self.alpha = worst;
-                self.best_move = Some(m);
-                w.leaf_line(self.ply + 1, Placement::new(Piece::King, k));
-                w.best_line(self.ply, m);
-                return worst >= self.beta;
-            }
-        }
-        false
+        w.leaf_line(self.ply + 1, Placement::new(Piece::King, k));
+        self.run
+            .take(w, self.ply, Placement::new(self.piece, t), worst)
     }
 
     /// The placements not tried yet, by decreasing gain.
@@ -285,10 +270,7 @@ impl Two {
             }
         }
         w.count(self.seen);
-        if self.best == -INFINITE {
-            return self.base * SCALE;
-        }
-        self.best
+        self.run.value(w)
     }
 }
 

@@ -11,7 +11,7 @@ use super::worker::{Running, Worker};
 use super::{SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::position::Position;
+use crate::position::{Position, SquareDelta};
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
@@ -59,7 +59,8 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         let touched = touched_by(&w.pos, m.square);
         let u = w.pos.play_with(m, &sd);
         w.count(1);
-        let v = -best_reply(w, reply, &replies, touched, -run.alpha, ply + 1);
+        let untouched = replies.best_untouched(touched, &deltas, reply, them.index());
+        let v = -best_reply(w, reply, untouched, touched, -run.alpha, ply + 1);
         w.pos.undo(m, u);
         if run.take(w, ply, m, v) {
             break;
@@ -72,11 +73,10 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
 const KEPT: usize = 8;
 
 /// The opponent's best replies (gain, square) before the mover's
-/// placement, best first, and every reply's gain for when all of those are touched.
+/// placement, best first.
 struct Replies {
     top: [(i32, Square); KEPT],
     len: usize,
-    gain: [Option<i32>; 64],
 }
 
 impl Default for Replies {
@@ -84,14 +84,12 @@ impl Default for Replies {
         Replies {
             top: [(0, Square::from_index(0)); KEPT],
             len: 0,
-            gain: [None; 64],
         }
     }
 }
 
 impl Replies {
     fn offer(&mut self, g: i32, sq: Square) {
-        self.gain[sq.index()] = Some(g);
         let mut i = self.len.min(KEPT - 1);
         if self.len == KEPT && self.top[i].0 >= g {
             return;
@@ -104,13 +102,20 @@ impl Replies {
         self.len = (self.len + 1).min(KEPT);
     }
 
-    /// The best reply on a square outside `touched`.
-    fn best_untouched(&self, touched: Bitboard) -> Option<(i32, Square)> {
+    /// The best reply of `piece` on a square outside `touched`: from the
+    /// kept ones, or from every square's delta when all of those are touched.
+    fn best_untouched(
+        &self,
+        touched: Bitboard,
+        deltas: &[Option<SquareDelta>; 64],
+        piece: Piece,
+        side: usize,
+    ) -> Option<(i32, Square)> {
         if let Some(&r) = self.top[..self.len].iter().find(|r| !touched.has(r.1)) {
             return Some(r);
         }
         (0..64)
-            .filter_map(|i| Some((self.gain[i]?, Square::from_index(i))))
+            .filter_map(|i| Some((deltas[i]?.gain(piece, side), Square::from_index(i))))
             .filter(|r| !touched.has(r.1))
             .max_by_key(|r| r.0)
     }
@@ -126,13 +131,13 @@ fn touched_by(pos: &Position, t: Square) -> Bitboard {
 }
 
 /// The side to move's best final placement of `piece` (its last), stopping
-/// once it reaches `beta`: the best untouched square of `replies` (gains
-/// before the opponent's last placement, best first), then every touched
-/// empty square scanned anew. Counts the placements valued as nodes.
+/// once it reaches `beta`: `untouched` (the best square the opponent's last
+/// placement did not touch, with its gain from before it), then every
+/// touched empty square scanned anew. Counts the placements valued as nodes.
 fn best_reply(
     w: &mut Worker,
     piece: Piece,
-    replies: &Replies,
+    untouched: Option<(i32, Square)>,
     touched: Bitboard,
     beta: Value,
     ply: usize,
@@ -140,7 +145,7 @@ fn best_reply(
     let base = w.pos.diff();
     let me = w.pos.side_to_move().index();
     let mut best = Best::NONE;
-    if let Some((g, sq)) = replies.best_untouched(touched) {
+    if let Some((g, sq)) = untouched {
         best.offer(Placement::new(piece, sq), (base + g) * SCALE);
     }
     let mut moves = Moves::NONE;

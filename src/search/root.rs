@@ -59,15 +59,9 @@ pub struct Progress<'a> {
     pub nodes: u64,
 }
 
-/// The first depth a thread searches: helpers start deeper, so that two
-/// threads rarely work on the same iteration (lazy SMP).
-fn first_depth(id: usize) -> u8 {
-    1 + (id % 2) as u8
-}
-
-/// The next depth a thread searches once some thread completed `reached`:
-/// every other helper stays one ahead of the main thread, whose iteration
-/// then meets the deeper entries they leave in the table.
+/// The next depth a thread searches once some thread completed `reached`
+/// (0 at the start): every other helper stays one ahead of the main thread,
+/// whose iteration then meets the deeper entries they leave in the table.
 fn next_depth(id: usize, reached: u8) -> u8 {
     reached + 1 + (id % 2) as u8
 }
@@ -86,7 +80,7 @@ impl Worker<'_> {
         let lines = multipv.clamp(1, roots.len().max(1));
         let mut done = 0;
         let mut kept = roots.to_vec();
-        let mut depth = first_depth(self.id).min(max_depth);
+        let mut depth = next_depth(self.id, 0).min(max_depth);
         while depth <= max_depth {
             // Extra lines are the main thread's alone: it never hands them over.
             self.iteration = if lines == 1 { depth } else { u8::MAX };

@@ -151,7 +151,8 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
-    fn set_pv(&mut self, ply: usize, m: Placement) {
+    /// Records `m` followed by the line below it as the best line at `ply`.
+    pub fn best_line(&mut self, ply: usize, m: Placement) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let n = self.pv_len[ply + 1];
         head[ply][0] = Some(m);
@@ -179,11 +180,6 @@ impl<'a> Worker<'a> {
             return -self.search(depth, -beta, -alpha, ply, true);
         }
         v
-    }
-
-    /// Records `m` followed by the line below it as the best line at `ply`.
-    pub fn best_line(&mut self, ply: usize, m: Placement) {
-        self.set_pv(ply, m);
     }
 
     /// Records `m` alone (the game ends after it) as the best line at `ply`.
@@ -330,7 +326,7 @@ impl<'a> Worker<'a> {
                     best_move = Some(m);
                     alpha = v;
                     if pv_node {
-                        self.set_pv(ply, m);
+                        self.best_line(ply, m);
                     }
                     if v >= beta {
                         let side = self.pos.side_to_move();
