@@ -15,6 +15,9 @@ pub struct Tables {
     /// by one Black piece and nearly always fall to the same placement
     /// (99.8% in `solve 12 1 wdl`).
     pub killers: [Option<Square>; 2],
+    /// The placement that last cut a node, by plies left: siblings often
+    /// fall to the same refutation.
+    pub cut: [Option<Placement>; 17],
 }
 
 impl Default for Tables {
@@ -23,6 +26,7 @@ impl Default for Tables {
             by_side: [[0; CODES]; 2],
             after: vec![[0; CODES]; CODES + 1],
             killers: [None; 2],
+            cut: [None; 17],
         }
     }
 }

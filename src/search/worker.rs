@@ -279,7 +279,8 @@ impl<'a> Worker<'a> {
         key: u64,
         tt_move: Option<Placement>,
     ) -> Value {
-        let mut picker = Picker::new(&self.pos, tt_move);
+        let left = self.pos.plies_left() as usize;
+        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left]);
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -332,6 +333,7 @@ impl<'a> Worker<'a> {
                         let side = self.pos.side_to_move();
                         let prev = self.pos.last_placement();
                         self.tables.update(side, prev, m, &tried, depth);
+                        self.tables.cut[left] = Some(m);
                         break;
                     }
                 }
