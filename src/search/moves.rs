@@ -98,6 +98,19 @@ impl Picker {
         }
     }
 
+    /// Have the moves beyond the table move and the killer been scored?
+    pub fn scored(&self) -> bool {
+        self.stage > self.early.len()
+    }
+
+    /// The scored moves not handed out yet, in no particular order (none
+    /// before the table move and the killer are out).
+    pub fn rest(&self) -> impl Iterator<Item = Placement> + '_ {
+        self.list[self.next..self.len]
+            .iter()
+            .filter_map(|&x| decode(511 - (x & 511) as u16))
+    }
+
     /// The next best move not yet handed out.
     #[inline]
     pub fn pick(&mut self, pos: &Position, tables: &Tables) -> Option<Placement> {

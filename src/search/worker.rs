@@ -11,6 +11,7 @@ use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
 use crate::position::Position;
 use crate::symmetry;
 use crate::types::Placement;
+use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// How often (in nodes) a thread publishes its count and the main thread
@@ -290,6 +291,7 @@ impl<'a> Worker<'a> {
         let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
+        let mut prefetched = false;
         loop {
             let (m, may_defer) = match picker.pick(&self.pos, self.tables) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
@@ -304,6 +306,17 @@ impl<'a> Worker<'a> {
             };
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
+            }
+            if !prefetched && left >= 3 && picker.scored() {
+                // Neither the table move nor the killer cut: most likely
+                // every child will be searched, so their table entries are
+                // loaded while the first ones are.
+                prefetched = true;
+                let side = self.pos.side_to_move();
+                for c in picker.rest() {
+                    let key = self.pos.piece_hash() ^ zobrist::piece(side, c.piece, c.square);
+                    self.shared.tt.prefetch(key);
+                }
             }
             let u = self.pos.play(m);
             if may_defer && self.shared.busy.contains(self.pos.key()) {
