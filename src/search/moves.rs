@@ -45,6 +45,9 @@ pub struct Picker {
     early: [u16; 2],
     /// How many of `early` have been looked at.
     stage: usize,
+    /// Is the rest of the list in order (done once the first scored move
+    /// has not cut)?
+    sorted: bool,
 }
 
 impl Picker {
@@ -63,6 +66,7 @@ impl Picker {
             early: [tt, if killer == tt { NO_MOVE } else { killer }],
             moves,
             stage: 0,
+            sorted: false,
         }
     }
 
@@ -127,13 +131,21 @@ impl Picker {
         if self.next >= self.len {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.len {
-            if self.list[i] > self.list[best] {
-                best = i;
+        if self.next > 0 && !self.sorted {
+            // The first scored move did not cut: the node most likely
+            // searches them all, and one sort beats selecting each in turn.
+            // (The keys are distinct, so the order is the selection's.)
+            self.list[self.next..self.len].sort_unstable_by(|a, b| b.cmp(a));
+            self.sorted = true;
+        } else if !self.sorted {
+            let mut best = 0;
+            for i in 1..self.len {
+                if self.list[i] > self.list[best] {
+                    best = i;
+                }
             }
+            self.list.swap(0, best);
         }
-        self.list.swap(self.next, best);
         self.next += 1;
         decode(511 - (self.list[self.next - 1] & 511) as u16)
     }
