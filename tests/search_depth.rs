@@ -33,18 +33,23 @@ fn negamax(pos: &mut Position, depth: u8, mut alpha: i32, beta: i32) -> i32 {
 }
 
 fn searched(pos: &Position, depth: u8) -> i32 {
+    searched_info(pos, depth).1
+}
+
+/// The depth and score of the last iteration of `go depth D`.
+fn searched_info(pos: &Position, depth: u8) -> (u32, i32) {
     let mut s = Searcher::new(Options::default());
     let limits = Limits {
         depth: Some(depth as u32),
         ..Limits::default()
     };
-    let mut score = None;
+    let mut last = None;
     s.go(pos, &limits, &Control::default(), &mut |e| {
         if let Event::Info(i) = e {
-            score = Some(i.score);
+            last = Some((i.depth, i.score));
         }
     });
-    score.expect("a completed iteration")
+    last.expect("a completed iteration")
 }
 
 /// A position after `plies` placements of a random game (xorshift from `seed`).
@@ -104,6 +109,25 @@ fn symmetric_positions_lose_nothing() {
         for &d in depths {
             let want = negamax(&mut pos.clone(), d, -1_000_000, 1_000_000);
             assert_eq!(searched(&pos, d), want, "{v} {fen} depth {d}");
+        }
+    }
+}
+
+#[test]
+fn a_search_within_two_plies_of_the_end_reports_the_end() {
+    // The last two plies are always solved, so depth left - 2 is already
+    // the exact value: it is reported as the depth of the end.
+    for v in [Variant::Standard, Variant::Open, Variant::Original] {
+        for seed in 1..=4 {
+            let pos = random_game(v, 11, seed);
+            let left = pos.plies_left();
+            let exact = negamax(&mut pos.clone(), left, -1_000_000, 1_000_000);
+            for d in [left - 2, left - 1, left] {
+                let got = searched_info(&pos, d);
+                assert_eq!(got, (left as u32, exact), "{v} {} depth {d}", pos.fen());
+            }
+            let (depth, _) = searched_info(&pos, left - 3);
+            assert_eq!(depth, (left - 3) as u32, "{v} {}", pos.fen());
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::root::{Progress, root_moves};
 use super::time::Budget;
-use super::worker::{Shared, Worker};
+use super::worker::{Shared, Worker, reach};
 use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, Searcher, Value};
 use crate::position::Position;
 use std::sync::atomic::Ordering::Relaxed;
@@ -141,7 +141,7 @@ const GUESS_DEPTH: u8 = 4;
 fn mtdf(w: &mut Worker, depth: u8) -> Value {
     let (mut lo, mut hi) = (-INFINITE, INFINITE);
     let mut g = w.pos.diff() * SCALE;
-    if depth > GUESS_DEPTH {
+    if reach(GUESS_DEPTH, depth) < depth {
         let v = w.search(GUESS_DEPTH, -INFINITE, INFINITE, 0, true);
         g = (v + v.signum() * SCALE / 2) / SCALE * SCALE;
     }

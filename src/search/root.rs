@@ -2,7 +2,7 @@
 //! every thread; only the main thread reports.
 
 use super::moves::Picker;
-use super::worker::Worker;
+use super::worker::{Worker, reach};
 use super::{INFINITE, Value};
 use crate::symmetry;
 use crate::types::Placement;
@@ -80,7 +80,9 @@ impl Worker<'_> {
         let lines = multipv.clamp(1, roots.len().max(1));
         let mut done = 0;
         let mut kept = roots.to_vec();
-        let mut depth = next_depth(self.id, 0).min(max_depth);
+        let left = self.pos.plies_left();
+        let max_depth = reach(max_depth, left);
+        let mut depth = reach(next_depth(self.id, 0), left).min(max_depth);
         while depth <= max_depth {
             // Extra lines are the main thread's alone: it never hands them over.
             self.iteration = if lines == 1 { depth } else { u8::MAX };
@@ -122,7 +124,7 @@ impl Worker<'_> {
             depth = if reached >= max_depth {
                 reached + 1
             } else {
-                next_depth(self.id, reached).min(max_depth)
+                reach(next_depth(self.id, reached), left).min(max_depth)
             };
         }
         roots.clone_from_slice(&kept);

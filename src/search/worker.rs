@@ -18,6 +18,19 @@ use std::sync::atomic::Ordering::Relaxed;
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
 const POLL: u64 = 1024;
 
+/// The depth a search of `depth` plies really has with `left` plies left:
+/// the whole rest of the game once it is within two plies of the end, as
+/// the last two plies are always solved exactly. The table then keeps the
+/// result as exact, and iterative deepening needs no iteration past it.
+#[inline]
+pub fn reach(depth: u8, left: u8) -> u8 {
+    if depth.saturating_add(2) >= left {
+        left
+    } else {
+        depth
+    }
+}
+
 /// The running result of a move loop in the window (alpha, beta).
 pub struct Running {
     /// The best value so far (-INFINITE before any).
@@ -236,7 +249,7 @@ impl<'a> Worker<'a> {
         if depth == 0 {
             return evaluate(&self.pos, self.shared.tuned).clamp(-INFINITE + 1, INFINITE - 1);
         }
-        let depth = depth.min(left);
+        let depth = reach(depth, left);
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
         if let Some(h) = hit
