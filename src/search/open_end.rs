@@ -10,11 +10,12 @@
 //! of every reply on those rays (see [`Node::best_reply`]).
 
 use super::moves::{MAX_MOVES, decode, encode};
+use super::segments::slider_points;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, DIRECTIONS, slides_along};
+use crate::attacks::{self, DIRECTIONS, DISTANCE, RAYS, is_orthogonal, slides_along};
 use crate::bitboard::Bitboard;
-use crate::position::{Position, Rays};
+use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
@@ -30,12 +31,11 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     let mut list = [(0, 0u16); MAX_MOVES];
     let mut n = 0;
     for sq in w.pos.empty() {
-        let (sd, rays) = w.pos.square_rays(sq);
-        node.add(sq, sd.gain(reply, them.index()), &rays, them.index());
+        let own = node.scan(sq);
         for (piece, b) in moves.groups() {
             if b.has(sq) {
                 list[n] = (
-                    sd.gain(piece, us.index()),
+                    own[piece.index()] + node.loss[sq.index()],
                     encode(Placement::new(piece, sq)),
                 );
                 n += 1;
@@ -104,52 +104,140 @@ struct Node {
     /// The mover's points minus the opponent's.
     base: i32,
     occupied: Bitboard,
+    /// The squares of the opponent's pieces, and of the mover's.
+    theirs: Bitboard,
+    ours: Bitboard,
+    /// Pieces sliding along ranks and files, along diagonals.
+    lines: [Bitboard; 2],
     /// The opponent's gain for `reply` on each empty square.
     gain: [i32; 64],
-    /// Empty squares along each ray from each empty square.
-    run: [[i8; 8]; 64],
-    /// Whose loss the first piece along each ray from each empty square
-    /// would be, if it slides along that line: +1 the opponent's (a gain
-    /// for the opponent when it shrinks), -1 the mover's, 0 no such piece.
-    sign: [[i8; 8]; 64],
+    /// What a piece on each empty square would cost the opponent minus
+    /// what it would cost the mover (the points of the pieces it blocks).
+    loss: [i32; 64],
     replies: Replies,
+    /// The squares each kept reply touches (itself included), once needed.
+    reach: [Bitboard; KEPT],
+    reached: u8,
 }
 
 impl Node {
+    /// The node of `pos`, the opponent's last piece being `reply`; `loss`
+    /// is summed piece by piece, over the empty squares each one attacks.
     fn new(pos: &Position, reply: Piece) -> Node {
-        Node {
+        let us = pos.side_to_move();
+        let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
+        let queens = of(Piece::Queen);
+        let mut node = Node {
             reply,
             base: pos.diff(),
             occupied: pos.occupied(),
+            theirs: pos.pieces(us.flip()),
+            ours: pos.pieces(us),
+            lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
             gain: [0; 64],
-            run: [[0; 8]; 64],
-            sign: [[0; 8]; 64],
+            loss: [0; 64],
             replies: Replies::default(),
+            reach: [Bitboard::EMPTY; KEPT],
+            reached: 0,
+        };
+        let empty = pos.empty();
+        for (color, sign) in [(us.flip(), 1), (us, -1)] {
+            let leapers = pos.pieces_of(color, Piece::King) | pos.pieces_of(color, Piece::Knight);
+            for l in leapers {
+                let piece = pos.piece_at(l).map_or(Piece::King, |(_, p)| p);
+                for s in attacks::attacks(piece, l, empty) & empty {
+                    node.loss[s.index()] += sign;
+                }
+            }
+            // A blocker on the j-th empty square of a slider's ray takes the
+            // rest of the ray, itself included.
+            for (k, line) in node.lines.into_iter().enumerate() {
+                for l in line & pos.pieces(color) {
+                    for e in (0..8).filter(|&e| is_orthogonal(e) == (k == 0)) {
+                        let ray = attacks::ray(e, l, node.occupied) & empty;
+                        let far = ray.count() as i32 + 1;
+                        for s in ray {
+                            let j = DISTANCE[l.index()][s.index()] as i32;
+                            node.loss[s.index()] += sign * (far - j);
+                        }
+                    }
+                }
+            }
         }
+        node
     }
 
-    /// Records the empty square `sq`: the opponent's gain `gain` there and
-    /// what the scan of its rays saw (`them`: the opponent's colour index).
-    #[inline]
-    fn add(&mut self, sq: Square, gain: i32, rays: &Rays, them: usize) {
-        let i = sq.index();
-        self.gain[i] = gain;
-        self.replies.offer(gain, sq);
-        // Slider codes are 1 + colour index.
-        let sign = if them == 0 { [0, 1, -1] } else { [0, -1, 1] };
-        for d in 0..8 {
-            self.run[i][d] = rays.run[d] as i8;
-            self.sign[i][d] = sign[rays.slider[d] as usize];
-        }
+    /// Values the empty square `s`: records the opponent's gain there and
+    /// returns the points each piece kind would earn there.
+    #[inline(always)]
+    fn scan(&mut self, s: Square) -> [i32; 5] {
+        let si = s.index();
+        let empty = !self.occupied;
+        let (rook, bishop) = slider_points(self.occupied, s);
+        let own = [
+            (attacks::king(s) & empty).count() as i32,
+            rook + bishop,
+            rook,
+            bishop,
+            (attacks::knight(s) & empty).count() as i32,
+        ];
+        let gain = own[self.reply.index()] - self.loss[si];
+        self.gain[si] = gain;
+        self.replies.offer(gain, s);
+        own
     }
 
-    /// The best untouched reply (gain, square): from the kept ones, or from
-    /// every square when all of those are touched.
-    fn best_untouched(&self, touched: Bitboard) -> Option<(i32, Square)> {
-        let r = &self.replies;
-        if let Some(&b) = r.top[..r.len].iter().find(|b| !touched.has(b.1)) {
-            return Some(b);
+    /// The empty squares along each ray from the empty square `t`, and whose
+    /// loss the first piece along it would be if it slides along that line:
+    /// +1 the opponent's (a gain for the opponent when it shrinks), -1 the
+    /// mover's, 0 no such piece.
+    fn rays(&self, t: Square) -> ([i32; 8], [i32; 8]) {
+        let ti = t.index();
+        let occ = self.occupied.0;
+        let mut runs = [0i32; 8];
+        let mut signs = [0i32; 8];
+        for d in 0..4 {
+            let (up_ray, down_ray) = (RAYS[d][ti], RAYS[d + 4][ti]);
+            let (up, down) = (up_ray & occ, down_ray & occ);
+            // The first blocker upwards is the lowest bit, downwards the highest.
+            let up_first = up & up.wrapping_neg();
+            let below = if down == 0 {
+                0
+            } else {
+                u64::MAX >> down.leading_zeros()
+            };
+            let down_first = below ^ (below >> 1);
+            runs[d] = (up_ray & up_first.wrapping_sub(1)).count_ones() as i32;
+            runs[d + 4] = (down_ray & !below).count_ones() as i32;
+            let line = self.lines[d / 2].0;
+            let (theirs, ours) = (line & self.theirs.0, line & self.ours.0);
+            signs[d] = (theirs & up_first != 0) as i32 - (ours & up_first != 0) as i32;
+            signs[d + 4] = (theirs & down_first != 0) as i32 - (ours & down_first != 0) as i32;
         }
+        (runs, signs)
+    }
+
+    /// The best reply (gain, square) that a placement on `t` does not
+    /// touch: from the kept ones (a reply touches `t` if and only if `t`
+    /// touches it), or from every square when all of those are touched.
+    fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
+        for i in 0..self.replies.len {
+            let (g, u) = self.replies.top[i];
+            if self.reached & 1 << i == 0 {
+                self.reached |= 1 << i;
+                self.reach[i] = attacks::rook(u, self.occupied)
+                    | attacks::bishop(u, self.occupied)
+                    | attacks::knight(u)
+                    | Bitboard::from_square(u);
+            }
+            if !self.reach[i].has(t) {
+                return Some((g, u));
+            }
+        }
+        let touched = attacks::rook(t, self.occupied)
+            | attacks::bishop(t, self.occupied)
+            | attacks::knight(t)
+            | Bitboard::from_square(t);
         (!self.occupied & !touched)
             .map(|s| (self.gain[s.index()], s))
             .fold(None, |b, x| match b {
@@ -168,13 +256,15 @@ impl Node {
     /// towards `t` loses `t` and the squares beyond it; the sliders beyond `t`
     /// and beyond `s` see less of the line; `m`'s piece loses `s` and beyond
     /// if it slides along it, and a King or Knight loses `s` if a step away.
-    fn best_reply(&self, w: &mut Worker, m: Placement, g: i32, beta: Value, ply: usize) -> Value {
-        let t = m.square;
-        let occ = self.occupied | Bitboard::from_square(t);
-        let knights = attacks::knight(t) & !occ;
-        let queen = attacks::rook(t, self.occupied) | attacks::bishop(t, self.occupied);
-        let touched_empty = (queen | knights) & !occ;
-        let untouched = self.best_untouched(queen | knights | Bitboard::from_square(t));
+    fn best_reply(
+        &mut self,
+        w: &mut Worker,
+        m: Placement,
+        g: i32,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        let untouched = self.best_untouched(m.square);
         // The opponent's points minus the mover's after `m`.
         let base = -(self.base + g);
         let mut seen = 0u64;
@@ -190,7 +280,9 @@ impl Node {
         }
         // The lowest touched square whose reply reaches beta, and its gain.
         let mut cut = (64usize, 0);
+        let mut touched_empty = 0u64;
         let mut offer = |gain: i32, s: usize| {
+            touched_empty |= 1 << s;
             let key = (gain, 63 - s as i32, Square::from_index(s));
             if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
                 best = Some(key);
@@ -201,10 +293,10 @@ impl Node {
         };
         self.touched(m, &mut offer);
         if cut.0 < 64 {
-            seen += (touched_empty.0 & (u64::MAX >> (63 - cut.0))).count_ones() as u64;
+            seen += (touched_empty & (u64::MAX >> (63 - cut.0))).count_ones() as u64;
             best = Some((cut.1, 0, Square::from_index(cut.0)));
         } else {
-            seen += touched_empty.count() as u64;
+            seen += touched_empty.count_ones() as u64;
         }
         self.finish(w, seen, best, base, ply)
     }
@@ -215,20 +307,19 @@ impl Node {
     fn touched(&self, m: Placement, mut f: impl FnMut(i32, usize)) {
         let ti = m.square.index();
         let (reply, piece) = (self.reply, m.piece);
-        let run = &self.run[ti];
-        let sign = &self.sign[ti];
+        let (run, sign) = self.rays(m.square);
         let king_step = (piece == Piece::King) as i32 - (reply == Piece::King) as i32;
         for e in 0..8 {
             let o = e ^ 4;
             // The reply loses `t` and what lies beyond it; the slider beyond
             // `s` loses as much.
-            let far = 1 + run[o] as i32;
-            let fixed = if slides_along(reply, e) { -far } else { 0 } + sign[e] as i32 * far;
+            let far = 1 + run[o];
+            let fixed = if slides_along(reply, e) { -far } else { 0 } + sign[e] * far;
             // The slider beyond `t` no longer sees `s` and beyond; `m`'s piece does.
-            let per = sign[o] as i32 + slides_along(piece, e) as i32;
+            let per = sign[o] + slides_along(piece, e) as i32;
             let (df, dr) = DIRECTIONS[e];
             let step = df as isize + 8 * dr as isize;
-            let len = run[e] as i32;
+            let len = run[e];
             let mut s = ti as isize;
             for k in 1..=len {
                 s += step;
@@ -269,8 +360,9 @@ mod tests {
     use super::*;
     use crate::variant::Variant;
 
-    /// The gains after each placement, from the node's rays, equal a scan of
-    /// the position after playing it, in random `open` positions.
+    /// The node's scan agrees with `square_delta`, and the gains after each
+    /// placement, from its rays, equal a scan of the position after playing
+    /// it, in random `open` positions.
     #[test]
     fn touched_gains_match_playing() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -288,8 +380,12 @@ mod tests {
             for reply in Piece::ALL {
                 let mut node = Node::new(&pos, reply);
                 for sq in pos.empty() {
-                    let (sd, rays) = pos.square_rays(sq);
-                    node.add(sq, sd.gain(reply, them), &rays, them);
+                    let own = node.scan(sq);
+                    let sd = pos.square_delta(sq);
+                    assert_eq!(own, sd.own);
+                    assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
+                    let ours = sd.gain(Piece::Knight, us.index()) - sd.own[Piece::Knight.index()];
+                    assert_eq!(node.loss[sq.index()], ours);
                 }
                 for piece in Piece::ALL {
                     for t in pos.empty() {
