@@ -27,15 +27,30 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
         return w.pos.diff() * SCALE;
     };
-    let mut node = Node::new(&w.pos, reply);
-    let mut list = [(0, 0u16); MAX_MOVES];
+    let mut groups = [(reply, Bitboard::EMPTY); 5];
+    let mut kinds = 0;
+    for g in moves.groups() {
+        groups[kinds] = g;
+        kinds += 1;
+    }
+    let groups = &groups[..kinds];
+    let mut node = Node::new(&w.pos, reply, groups.iter().any(|g| g.0.is_slider()));
+    // The mover holds one piece here: a list of 64 is cleared faster.
+    let (mut one, mut all);
+    let list: &mut [(i32, u16)] = if kinds == 1 {
+        one = [(0, 0u16); 64];
+        &mut one
+    } else {
+        all = [(0, 0u16); MAX_MOVES];
+        &mut all
+    };
     let mut n = 0;
     for sq in w.pos.empty() {
-        let own = node.scan(sq);
-        for (piece, b) in moves.groups() {
+        let lines = node.scan(sq);
+        for &(piece, b) in groups {
             if b.has(sq) {
                 list[n] = (
-                    own[piece.index()] + node.loss[sq.index()],
+                    node.own(piece, sq, lines) + node.loss[sq.index()],
                     encode(Placement::new(piece, sq)),
                 );
                 n += 1;
@@ -118,12 +133,14 @@ struct Node {
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
     reached: u8,
+    /// Whether the reply or a piece the mover holds is a slider.
+    sliders: bool,
 }
 
 impl Node {
     /// The node of `pos`, the opponent's last piece being `reply`; `loss`
     /// is summed piece by piece, over the empty squares each one attacks.
-    fn new(pos: &Position, reply: Piece) -> Node {
+    fn new(pos: &Position, reply: Piece, sliders: bool) -> Node {
         let us = pos.side_to_move();
         let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
         let queens = of(Piece::Queen);
@@ -139,6 +156,7 @@ impl Node {
             replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
+            sliders: sliders || reply.is_slider(),
         };
         let empty = pos.empty();
         for (color, sign) in [(us.flip(), 1), (us, -1)] {
@@ -168,23 +186,33 @@ impl Node {
     }
 
     /// Values the empty square `s`: records the opponent's gain there and
-    /// returns the points each piece kind would earn there.
+    /// returns what a rook and a bishop there would attack (if a slider is
+    /// in hand).
     #[inline(always)]
-    fn scan(&mut self, s: Square) -> [i32; 5] {
+    fn scan(&mut self, s: Square) -> (i32, i32) {
         let si = s.index();
-        let empty = !self.occupied;
-        let (rook, bishop) = slider_points(self.occupied, s);
-        let own = [
-            (attacks::king(s) & empty).count() as i32,
-            rook + bishop,
-            rook,
-            bishop,
-            (attacks::knight(s) & empty).count() as i32,
-        ];
-        let gain = own[self.reply.index()] - self.loss[si];
+        let lines = if self.sliders {
+            slider_points(self.occupied, s)
+        } else {
+            (0, 0)
+        };
+        let gain = self.own(self.reply, s, lines) - self.loss[si];
         self.gain[si] = gain;
         self.replies.offer(gain, s);
-        own
+        lines
+    }
+
+    /// The points `piece` would earn on the empty square `s`, given what a
+    /// rook and a bishop there would attack.
+    #[inline(always)]
+    fn own(&self, piece: Piece, s: Square, (rook, bishop): (i32, i32)) -> i32 {
+        match piece {
+            Piece::King => (attacks::king(s) & !self.occupied).count() as i32,
+            Piece::Queen => rook + bishop,
+            Piece::Rook => rook,
+            Piece::Bishop => bishop,
+            Piece::Knight => (attacks::knight(s) & !self.occupied).count() as i32,
+        }
     }
 
     /// The empty squares along each ray from the empty square `t`, and whose
@@ -378,11 +406,13 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let mut node = Node::new(&pos, reply);
+                let mut node = Node::new(&pos, reply, true);
                 for sq in pos.empty() {
-                    let own = node.scan(sq);
+                    let lines = node.scan(sq);
                     let sd = pos.square_delta(sq);
-                    assert_eq!(own, sd.own);
+                    for p in Piece::ALL {
+                        assert_eq!(node.own(p, sq, lines), sd.own[p.index()]);
+                    }
                     assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
                     let ours = sd.gain(Piece::Knight, us.index()) - sd.own[Piece::Knight.index()];
                     assert_eq!(node.loss[sq.index()], ours);
