@@ -68,12 +68,14 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         }
         let (gain, code) = unkey(list[i]);
         let Some(m) = decode(code) else { continue };
-        w.count(1);
+        node.seen += 1;
         let v = -node.best_reply(w, m, gain, -run.alpha, ply + 1);
         if run.take(w, ply, m, v) {
             break;
         }
     }
+    // Counted once per node: a few dozen nodes, where the poll wants 1024.
+    w.count(node.seen);
     run.value(w)
 }
 
@@ -95,7 +97,7 @@ fn unkey(k: u32) -> (i32, u16) {
 }
 
 /// How many of the opponent's best replies are kept in order.
-const KEPT: usize = 8;
+const KEPT: usize = 4;
 
 /// The opponent's best replies (gain, square) before the mover's
 /// placement, best first.
@@ -151,6 +153,8 @@ struct Node {
     reached: u8,
     /// Whether the reply or a piece the mover holds is a slider.
     sliders: bool,
+    /// Nodes visited, for the worker's count.
+    seen: u64,
 }
 
 impl Node {
@@ -173,6 +177,7 @@ impl Node {
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
             sliders: sliders || reply.is_slider(),
+            seen: 0,
         };
         let empty = pos.empty();
         for (color, sign) in [(us.flip(), 1), (us, -1)] {
@@ -381,14 +386,14 @@ impl Node {
     /// Counts `seen` replies, records the best one's line and returns its
     /// value (`base` if there is none).
     fn finish(
-        &self,
+        &mut self,
         w: &mut Worker,
         seen: u64,
         best: Option<(i32, i32, Square)>,
         base: i32,
         ply: usize,
     ) -> Value {
-        w.count(seen);
+        self.seen += seen;
         match best {
             Some((g, _, s)) => {
                 w.leaf_line(ply, Placement::new(self.reply, s));
