@@ -10,7 +10,7 @@
 //! of every reply on those rays (see [`Node::best_reply`]).
 
 use super::moves::{MAX_MOVES, decode, encode};
-use super::segments::slider_points;
+use super::segments::{bishop_points, rook_points};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks::{self, DIRECTIONS, DISTANCE, RAYS, is_orthogonal, slides_along};
@@ -34,7 +34,7 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         kinds += 1;
     }
     let groups = &groups[..kinds];
-    let mut node = Node::new(&w.pos, reply, groups.iter().any(|g| g.0.is_slider()));
+    let mut node = Node::new(&w.pos, reply, groups);
     // The mover holds one piece here: a list of 64 is cleared faster.
     let (mut one, mut all);
     let list: &mut [u32] = if kinds == 1 {
@@ -151,8 +151,9 @@ struct Node {
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
     reached: u8,
-    /// Whether the reply or a piece the mover holds is a slider.
-    sliders: bool,
+    /// Whether the reply or a piece the mover holds slides along ranks
+    /// and files, along diagonals.
+    sliders: [bool; 2],
     /// Nodes visited, for the worker's count.
     seen: u64,
 }
@@ -160,7 +161,8 @@ struct Node {
 impl Node {
     /// The node of `pos`, the opponent's last piece being `reply`; `loss`
     /// is summed piece by piece, over the empty squares each one attacks.
-    fn new(pos: &Position, reply: Piece, sliders: bool) -> Node {
+    fn new(pos: &Position, reply: Piece, pieces: &[(Piece, Bitboard)]) -> Node {
+        let slides = |d| slides_along(reply, d) || pieces.iter().any(|g| slides_along(g.0, d));
         let us = pos.side_to_move();
         let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
         let queens = of(Piece::Queen);
@@ -176,7 +178,7 @@ impl Node {
             replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
-            sliders: sliders || reply.is_slider(),
+            sliders: [slides(0), slides(2)],
             seen: 0,
         };
         let empty = pos.empty();
@@ -207,16 +209,23 @@ impl Node {
     }
 
     /// Values the empty square `s`: records the opponent's gain there and
-    /// returns what a rook and a bishop there would attack (if a slider is
-    /// in hand).
+    /// returns what a rook and a bishop there would attack (0 for a kind
+    /// of line no piece in hand slides along).
     #[inline(always)]
     fn scan(&mut self, s: Square) -> (i32, i32) {
         let si = s.index();
-        let lines = if self.sliders {
-            slider_points(self.occupied, s)
-        } else {
-            (0, 0)
-        };
+        let lines = (
+            if self.sliders[0] {
+                rook_points(self.occupied, s)
+            } else {
+                0
+            },
+            if self.sliders[1] {
+                bishop_points(self.occupied, s)
+            } else {
+                0
+            },
+        );
         let gain = self.own(self.reply, s, lines) - self.loss[si];
         self.gain[si] = gain;
         self.replies.offer(gain, s);
@@ -427,7 +436,8 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let mut node = Node::new(&pos, reply, true);
+                let all = Piece::ALL.map(|p| (p, Bitboard::EMPTY));
+                let mut node = Node::new(&pos, reply, &all);
                 for sq in pos.empty() {
                     let lines = node.scan(sq);
                     let sd = pos.square_delta(sq);

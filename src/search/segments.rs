@@ -79,21 +79,26 @@ const fn gather(x: u64) -> u8 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8
 }
 
-/// The empty squares a rook and a bishop on the empty square `s` would
-/// attack, given the occupied squares `occ`.
+/// The empty squares a rook on the empty square `s` would attack, given
+/// the occupied squares `occ`.
 #[inline(always)]
-pub fn slider_points(occ: Bitboard, s: Square) -> (i32, i32) {
+pub fn rook_points(occ: Bitboard, s: Square) -> i32 {
     let occ = occ.0;
     let (f, r) = (s.file() as usize, s.rank() as usize);
     let rank = (occ >> (8 * r)) as u8;
     // The file's bits, rank by rank, shifted to distinct places of the top byte.
     let file =
         (((occ >> f) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-    let diag = gather(occ & DIAGONALS[0][s.index()]) | OUTSIDE[0][s.index()];
-    let anti = gather(occ & DIAGONALS[1][s.index()]) | OUTSIDE[1][s.index()];
-    let orth = SEGMENT[rank as usize][f] as i32 + SEGMENT[file as usize][r] as i32 - 2;
-    let diag = SEGMENT[diag as usize][f] as i32 + SEGMENT[anti as usize][f] as i32 - 2;
-    (orth, diag)
+    SEGMENT[rank as usize][f] as i32 + SEGMENT[file as usize][r] as i32 - 2
+}
+
+/// The empty squares a bishop on the empty square `s` would attack.
+#[inline(always)]
+pub fn bishop_points(occ: Bitboard, s: Square) -> i32 {
+    let (occ, f, i) = (occ.0, s.file() as usize, s.index());
+    let diag = gather(occ & DIAGONALS[0][i]) | OUTSIDE[0][i];
+    let anti = gather(occ & DIAGONALS[1][i]) | OUTSIDE[1][i];
+    SEGMENT[diag as usize][f] as i32 + SEGMENT[anti as usize][f] as i32 - 2
 }
 
 #[cfg(test)]
@@ -112,10 +117,8 @@ mod tests {
             let occ = Bitboard(x & x.rotate_left(17));
             for s in !occ {
                 let points = |p| (attacks::attacks(p, s, occ) & !occ).count() as i32;
-                assert_eq!(
-                    slider_points(occ, s),
-                    (points(Piece::Rook), points(Piece::Bishop))
-                );
+                assert_eq!(rook_points(occ, s), points(Piece::Rook));
+                assert_eq!(bishop_points(occ, s), points(Piece::Bishop));
             }
         }
     }
