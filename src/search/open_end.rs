@@ -97,7 +97,7 @@ fn unkey(k: u32) -> (i32, u16) {
 }
 
 /// How many of the opponent's best replies are kept in order.
-const KEPT: usize = 4;
+const KEPT: usize = 6;
 
 /// The opponent's best replies (gain, square) before the mover's
 /// placement, best first.
