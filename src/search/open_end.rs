@@ -13,7 +13,7 @@ use super::moves::{MAX_MOVES, decode, encode};
 use super::segments::{bishop_points, rook_points};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, DIRECTIONS, DISTANCE, RAYS, is_orthogonal, slides_along};
+use crate::attacks::{self, DIRECTIONS, RAYS, is_orthogonal, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -183,24 +183,26 @@ impl Node {
         };
         let empty = pos.empty();
         for (color, sign) in [(us.flip(), 1), (us, -1)] {
-            let leapers = pos.pieces_of(color, Piece::King) | pos.pieces_of(color, Piece::Knight);
-            for l in leapers {
-                let piece = pos.piece_at(l).map_or(Piece::King, |(_, p)| p);
-                for s in attacks::attacks(piece, l, empty) & empty {
+            for l in pos.pieces_of(color, Piece::King) {
+                for s in attacks::king(l) & empty {
                     node.loss[s.index()] += sign;
                 }
             }
-            // A blocker on the j-th empty square of a slider's ray takes the
-            // rest of the ray, itself included.
-            for (k, line) in node.lines.into_iter().enumerate() {
-                for l in line & pos.pieces(color) {
-                    for e in (0..8).filter(|&e| is_orthogonal(e) == (k == 0)) {
-                        let ray = attacks::ray(e, l, node.occupied) & empty;
-                        let far = ray.count() as i32 + 1;
-                        for s in ray {
-                            let j = DISTANCE[l.index()][s.index()] as i32;
-                            node.loss[s.index()] += sign * (far - j);
-                        }
+            for l in pos.pieces_of(color, Piece::Knight) {
+                for s in attacks::knight(l) & empty {
+                    node.loss[s.index()] += sign;
+                }
+            }
+            // A blocker on the j-th of the `len` empty squares of a slider's
+            // ray takes the rest of the ray, itself included: len + 1 - j.
+            for (e, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+                let step = df as isize + 8 * dr as isize;
+                for l in node.lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
+                    let len = (attacks::ray(e, l, node.occupied) & empty).count() as i32;
+                    let mut s = l.index() as isize;
+                    for left in (1..=len).rev() {
+                        s += step;
+                        node.loss[s as usize] += sign * left;
                     }
                 }
             }
