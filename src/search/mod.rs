@@ -12,6 +12,7 @@ pub mod moves;
 mod open_end;
 mod root;
 mod scan;
+mod segments;
 mod shared;
 pub mod time;
 pub mod tt;

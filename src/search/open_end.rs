@@ -2,16 +2,20 @@
 //! square. A reply on a square that the mover's placement does not touch
 //! (not on one of its rays, not a king or knight step away) keeps the gain
 //! it has before that placement, so after each placement only the touched
-//! squares are scanned again; the best untouched reply comes from the few best
+//! squares are valued again; the best untouched reply comes from the few best
 //! kept up front.
+//!
+//! Nothing is played: the scan of the rays from the mover's square, made
+//! once per node for its gain, also tells how the placement changes the gain
+//! of every reply on those rays (see [`Node::best_reply`]).
 
 use super::moves::{MAX_MOVES, decode, encode};
-use super::scan::Best;
+use super::segments::{bishop_points, rook_points};
 use super::worker::{Running, Worker};
-use super::{SCALE, Value};
-use crate::attacks;
+use super::{INFINITE, SCALE, Value};
+use crate::attacks::{self, DIRECTIONS, RAYS, is_orthogonal, slides_along};
 use crate::bitboard::Bitboard;
-use crate::position::{Position, SquareDelta};
+use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
@@ -23,20 +27,30 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
         return w.pos.diff() * SCALE;
     };
-    let mut deltas = [None; 64];
-    let mut replies = Replies::default();
-    let mut list = [(0, 0u16); MAX_MOVES];
+    let mut groups = [(reply, Bitboard::EMPTY); 5];
+    let mut kinds = 0;
+    for g in moves.groups() {
+        groups[kinds] = g;
+        kinds += 1;
+    }
+    let groups = &groups[..kinds];
+    let mut node = Node::new(&w.pos, reply, groups);
+    // The mover holds one piece here: a list of 64 is cleared faster.
+    let (mut one, mut all);
+    let list: &mut [u32] = if kinds == 1 {
+        one = [0; 64];
+        &mut one
+    } else {
+        all = [0; MAX_MOVES];
+        &mut all
+    };
     let mut n = 0;
     for sq in w.pos.empty() {
-        let sd = w.pos.square_delta(sq);
-        deltas[sq.index()] = Some(sd);
-        replies.offer(sd.gain(reply, them.index()), sq);
-        for (piece, b) in moves.groups() {
+        let lines = node.scan(sq);
+        for &(piece, b) in groups {
             if b.has(sq) {
-                list[n] = (
-                    sd.gain(piece, us.index()),
-                    encode(Placement::new(piece, sq)),
-                );
+                let gain = node.own(piece, sq, lines) + node.loss[sq.index()];
+                list[n] = key(gain, Placement::new(piece, sq));
                 n += 1;
             }
         }
@@ -44,33 +58,46 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     let list = &mut list[..n];
     // The best placement alone first: most of these nodes cut on it, and
     // the others pay for the sort.
-    if let Some(top) = (0..n).max_by_key(|&i| (list[i].0, std::cmp::Reverse(i))) {
+    if let Some(top) = (0..n).min_by_key(|&i| list[i]) {
         list.swap(0, top);
     }
     let mut run = Running::new(alpha, beta);
     for i in 0..n {
         if i == 1 {
-            list[1..].sort_unstable_by_key(|x| -x.0);
+            list[1..].sort_unstable();
         }
-        let Some(m) = decode(list[i].1) else { continue };
-        let Some(sd) = deltas[m.square.index()] else {
-            continue;
-        };
-        let touched = touched_by(&w.pos, m.square);
-        let u = w.pos.play_with(m, &sd);
-        w.count(1);
-        let untouched = replies.best_untouched(touched, &deltas, reply, them.index());
-        let v = -best_reply(w, reply, untouched, touched, -run.alpha, ply + 1);
-        w.pos.undo(m, u);
+        let (gain, code) = unkey(list[i]);
+        let Some(m) = decode(code) else { continue };
+        node.seen += 1;
+        let v = -node.best_reply(w, m, gain, -run.alpha, ply + 1);
         if run.take(w, ply, m, v) {
             break;
         }
     }
+    // Counted once per node: a few dozen nodes, where the poll wants 1024.
+    w.count(node.seen);
     run.value(w)
 }
 
+/// Keeps the gains of `key` apart from any move code.
+const OFFSET: i32 = 1 << 12;
+
+/// A placement and its gain as one integer ordering by decreasing gain,
+/// then increasing code: plain integers sort faster, in a fixed order.
+#[inline]
+fn key(gain: i32, m: Placement) -> u32 {
+    !(((gain + OFFSET) as u32) << 9 | (511 - encode(m) as u32))
+}
+
+/// The gain and the move code of a [`key`].
+#[inline]
+fn unkey(k: u32) -> (i32, u16) {
+    let k = !k;
+    ((k >> 9) as i32 - OFFSET, 511 - (k & 511) as u16)
+}
+
 /// How many of the opponent's best replies are kept in order.
-const KEPT: usize = 8;
+const KEPT: usize = 6;
 
 /// The opponent's best replies (gain, square) before the mover's
 /// placement, best first.
@@ -101,62 +128,345 @@ impl Replies {
         self.top[i] = (g, sq);
         self.len = (self.len + 1).min(KEPT);
     }
+}
 
-    /// The best reply of `piece` on a square outside `touched`: from the
-    /// kept ones, or from every square's delta when all of those are touched.
-    fn best_untouched(
-        &self,
-        touched: Bitboard,
-        deltas: &[Option<SquareDelta>; 64],
-        piece: Piece,
-        side: usize,
-    ) -> Option<(i32, Square)> {
-        if let Some(&r) = self.top[..self.len].iter().find(|r| !touched.has(r.1)) {
-            return Some(r);
+/// What a two-left node knows of its empty squares before the mover's
+/// placement.
+struct Node {
+    reply: Piece,
+    /// The mover's points minus the opponent's.
+    base: i32,
+    occupied: Bitboard,
+    /// The squares of the opponent's pieces, and of the mover's.
+    theirs: Bitboard,
+    ours: Bitboard,
+    /// Pieces sliding along ranks and files, along diagonals.
+    lines: [Bitboard; 2],
+    /// The opponent's gain for `reply` on each empty square.
+    gain: [i32; 64],
+    /// What a piece on each empty square would cost the opponent minus
+    /// what it would cost the mover (the points of the pieces it blocks).
+    loss: [i32; 64],
+    replies: Replies,
+    /// The squares each kept reply touches (itself included), once needed.
+    reach: [Bitboard; KEPT],
+    reached: u8,
+    /// Whether the reply or a piece the mover holds slides along ranks
+    /// and files, along diagonals.
+    sliders: [bool; 2],
+    /// Nodes visited, for the worker's count.
+    seen: u64,
+}
+
+impl Node {
+    /// The node of `pos`, the opponent's last piece being `reply`; `loss`
+    /// is summed piece by piece, over the empty squares each one attacks.
+    fn new(pos: &Position, reply: Piece, pieces: &[(Piece, Bitboard)]) -> Node {
+        let slides = |d| slides_along(reply, d) || pieces.iter().any(|g| slides_along(g.0, d));
+        let us = pos.side_to_move();
+        let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
+        let queens = of(Piece::Queen);
+        let mut node = Node {
+            reply,
+            base: pos.diff(),
+            occupied: pos.occupied(),
+            theirs: pos.pieces(us.flip()),
+            ours: pos.pieces(us),
+            lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
+            gain: [0; 64],
+            loss: [0; 64],
+            replies: Replies::default(),
+            reach: [Bitboard::EMPTY; KEPT],
+            reached: 0,
+            sliders: [slides(0), slides(2)],
+            seen: 0,
+        };
+        let empty = pos.empty();
+        for (color, sign) in [(us.flip(), 1), (us, -1)] {
+            for l in pos.pieces_of(color, Piece::King) {
+                for s in attacks::king(l) & empty {
+                    node.loss[s.index()] += sign;
+                }
+            }
+            for l in pos.pieces_of(color, Piece::Knight) {
+                for s in attacks::knight(l) & empty {
+                    node.loss[s.index()] += sign;
+                }
+            }
+            // A blocker on the j-th of the `len` empty squares of a slider's
+            // ray takes the rest of the ray, itself included: len + 1 - j.
+            for (e, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+                let step = df as isize + 8 * dr as isize;
+                for l in node.lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
+                    let len = (attacks::ray(e, l, node.occupied) & empty).count() as i32;
+                    let mut s = l.index() as isize;
+                    for left in (1..=len).rev() {
+                        s += step;
+                        node.loss[s as usize] += sign * left;
+                    }
+                }
+            }
         }
-        (0..64)
-            .filter_map(|i| Some((deltas[i]?.gain(piece, side), Square::from_index(i))))
-            .filter(|r| !touched.has(r.1))
-            .max_by_key(|r| r.0)
+        node
+    }
+
+    /// Values the empty square `s`: records the opponent's gain there and
+    /// returns what a rook and a bishop there would attack (0 for a kind
+    /// of line no piece in hand slides along).
+    #[inline(always)]
+    fn scan(&mut self, s: Square) -> (i32, i32) {
+        let si = s.index();
+        let lines = (
+            if self.sliders[0] {
+                rook_points(self.occupied, s)
+            } else {
+                0
+            },
+            if self.sliders[1] {
+                bishop_points(self.occupied, s)
+            } else {
+                0
+            },
+        );
+        let gain = self.own(self.reply, s, lines) - self.loss[si];
+        self.gain[si] = gain;
+        self.replies.offer(gain, s);
+        lines
+    }
+
+    /// The points `piece` would earn on the empty square `s`, given what a
+    /// rook and a bishop there would attack.
+    #[inline(always)]
+    fn own(&self, piece: Piece, s: Square, (rook, bishop): (i32, i32)) -> i32 {
+        match piece {
+            Piece::King => (attacks::king(s) & !self.occupied).count() as i32,
+            Piece::Queen => rook + bishop,
+            Piece::Rook => rook,
+            Piece::Bishop => bishop,
+            Piece::Knight => (attacks::knight(s) & !self.occupied).count() as i32,
+        }
+    }
+
+    /// The empty squares along each ray from the empty square `t`, and whose
+    /// loss the first piece along it would be if it slides along that line:
+    /// +1 the opponent's (a gain for the opponent when it shrinks), -1 the
+    /// mover's, 0 no such piece.
+    fn rays(&self, t: Square) -> ([i32; 8], [i32; 8]) {
+        let ti = t.index();
+        let occ = self.occupied.0;
+        let mut runs = [0i32; 8];
+        let mut signs = [0i32; 8];
+        for d in 0..4 {
+            let (up_ray, down_ray) = (RAYS[d][ti], RAYS[d + 4][ti]);
+            let (up, down) = (up_ray & occ, down_ray & occ);
+            // The first blocker upwards is the lowest bit, downwards the highest.
+            let up_first = up & up.wrapping_neg();
+            let below = if down == 0 {
+                0
+            } else {
+                u64::MAX >> down.leading_zeros()
+            };
+            let down_first = below ^ (below >> 1);
+            runs[d] = (up_ray & up_first.wrapping_sub(1)).count_ones() as i32;
+            runs[d + 4] = (down_ray & !below).count_ones() as i32;
+            let line = self.lines[d / 2].0;
+            let (theirs, ours) = (line & self.theirs.0, line & self.ours.0);
+            signs[d] = (theirs & up_first != 0) as i32 - (ours & up_first != 0) as i32;
+            signs[d + 4] = (theirs & down_first != 0) as i32 - (ours & down_first != 0) as i32;
+        }
+        (runs, signs)
+    }
+
+    /// The best reply (gain, square) that a placement on `t` does not
+    /// touch: from the kept ones (a reply touches `t` if and only if `t`
+    /// touches it), or from every square when all of those are touched.
+    fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
+        for i in 0..self.replies.len {
+            let (g, u) = self.replies.top[i];
+            if self.reached & 1 << i == 0 {
+                self.reached |= 1 << i;
+                self.reach[i] = attacks::rook(u, self.occupied)
+                    | attacks::bishop(u, self.occupied)
+                    | attacks::knight(u)
+                    | Bitboard::from_square(u);
+            }
+            if !self.reach[i].has(t) {
+                return Some((g, u));
+            }
+        }
+        let touched = attacks::rook(t, self.occupied)
+            | attacks::bishop(t, self.occupied)
+            | attacks::knight(t)
+            | Bitboard::from_square(t);
+        (!self.occupied & !touched)
+            .map(|s| (self.gain[s.index()], s))
+            .fold(None, |b, x| match b {
+                Some(b) if b.0 > x.0 => Some(b),
+                _ => Some(x),
+            })
+    }
+
+    /// The value, for the opponent, of its best reply to `m` (which gains
+    /// `g` for the mover), as the scan of [`super::scan::Best`] would find it:
+    /// the best untouched reply first, then the touched squares in order until
+    /// one reaches `beta`. Counts the replies that scan would value.
+    ///
+    /// A reply on `s`, `k` steps from `t = m.square` in direction `e`, differs
+    /// from its value before `m` only along that line: the reply's ray
+    /// towards `t` loses `t` and the squares beyond it; the sliders beyond `t`
+    /// and beyond `s` see less of the line; `m`'s piece loses `s` and beyond
+    /// if it slides along it, and a King or Knight loses `s` if a step away.
+    fn best_reply(
+        &mut self,
+        w: &mut Worker,
+        m: Placement,
+        g: i32,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        let untouched = self.best_untouched(m.square);
+        // The opponent's points minus the mover's after `m`.
+        let base = -(self.base + g);
+        let mut seen = 0u64;
+        // (gain, tie-break) of the best so far: the untouched reply wins ties,
+        // then the lowest square, as the scan offers them.
+        let mut best: Option<(i32, i32, Square)> = None;
+        if let Some((ug, us)) = untouched {
+            seen = 1;
+            best = Some((ug, 64, us));
+            if (base + ug) * SCALE >= beta {
+                return self.finish(w, seen, best, base, ply);
+            }
+        }
+        // The lowest touched square whose reply reaches beta, and its gain.
+        let mut cut = (64usize, 0);
+        let mut touched_empty = 0u64;
+        let mut offer = |gain: i32, s: usize| {
+            touched_empty |= 1 << s;
+            let key = (gain, 63 - s as i32, Square::from_index(s));
+            if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
+                best = Some(key);
+            }
+            if (base + gain) * SCALE >= beta && s < cut.0 {
+                cut = (s, gain);
+            }
+        };
+        self.touched(m, &mut offer);
+        if cut.0 < 64 {
+            seen += (touched_empty & (u64::MAX >> (63 - cut.0))).count_ones() as u64;
+            best = Some((cut.1, 0, Square::from_index(cut.0)));
+        } else {
+            seen += touched_empty.count_ones() as u64;
+        }
+        self.finish(w, seen, best, base, ply)
+    }
+
+    /// Calls `f(gain, square)` with the opponent's gain after `m` on every
+    /// empty square that `m` touches.
+    #[inline]
+    fn touched(&self, m: Placement, mut f: impl FnMut(i32, usize)) {
+        let ti = m.square.index();
+        let (reply, piece) = (self.reply, m.piece);
+        let (run, sign) = self.rays(m.square);
+        let king_step = (piece == Piece::King) as i32 - (reply == Piece::King) as i32;
+        for e in 0..8 {
+            let o = e ^ 4;
+            // The reply loses `t` and what lies beyond it; the slider beyond
+            // `s` loses as much.
+            let far = 1 + run[o];
+            let fixed = if slides_along(reply, e) { -far } else { 0 } + sign[e] * far;
+            // The slider beyond `t` no longer sees `s` and beyond; `m`'s piece does.
+            let per = sign[o] + slides_along(piece, e) as i32;
+            let (df, dr) = DIRECTIONS[e];
+            let step = df as isize + 8 * dr as isize;
+            let len = run[e];
+            let mut s = ti as isize;
+            for k in 1..=len {
+                s += step;
+                let x = 1 + len - k;
+                let change = fixed + per * x + if k == 1 { king_step } else { 0 };
+                f(self.gain[s as usize] + change, s as usize);
+            }
+        }
+        let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
+        for s in attacks::knight(m.square) & !self.occupied {
+            f(self.gain[s.index()] + knight_step, s.index());
+        }
+    }
+
+    /// Counts `seen` replies, records the best one's line and returns its
+    /// value (`base` if there is none).
+    fn finish(
+        &mut self,
+        w: &mut Worker,
+        seen: u64,
+        best: Option<(i32, i32, Square)>,
+        base: i32,
+        ply: usize,
+    ) -> Value {
+        self.seen += seen;
+        match best {
+            Some((g, _, s)) => {
+                w.leaf_line(ply, Placement::new(self.reply, s));
+                ((base + g) * SCALE).clamp(-INFINITE + 1, INFINITE - 1)
+            }
+            None => base * SCALE,
+        }
     }
 }
 
-/// The squares whose gain a placement on the empty square `t` can change:
-/// `t`, its rays up to the first piece, its king and knight steps.
-fn touched_by(pos: &Position, t: Square) -> Bitboard {
-    attacks::attacks(Piece::Queen, t, pos.occupied())
-        | attacks::king(t)
-        | attacks::knight(t)
-        | Bitboard::from_square(t)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
 
-/// The side to move's best final placement of `piece` (its last), stopping
-/// once it reaches `beta`: `untouched` (the best square the opponent's last
-/// placement did not touch, with its gain from before it), then every
-/// touched empty square scanned anew. Counts the placements valued as nodes.
-fn best_reply(
-    w: &mut Worker,
-    piece: Piece,
-    untouched: Option<(i32, Square)>,
-    touched: Bitboard,
-    beta: Value,
-    ply: usize,
-) -> Value {
-    let base = w.pos.diff();
-    let me = w.pos.side_to_move().index();
-    let mut best = Best::NONE;
-    if let Some((g, sq)) = untouched {
-        best.offer(Placement::new(piece, sq), (base + g) * SCALE);
+    /// The node's scan agrees with `square_delta`, and the gains after each
+    /// placement, from its rays, equal a scan of the position after playing
+    /// it, in random `open` positions.
+    #[test]
+    fn touched_gains_match_playing() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 2 {
+                let moves = pos.legal_moves().to_vec();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos.play(moves[(x % moves.len() as u64) as usize]);
+            }
+            let us = pos.side_to_move();
+            let them = us.flip().index();
+            for reply in Piece::ALL {
+                let all = Piece::ALL.map(|p| (p, Bitboard::EMPTY));
+                let mut node = Node::new(&pos, reply, &all);
+                for sq in pos.empty() {
+                    let lines = node.scan(sq);
+                    let sd = pos.square_delta(sq);
+                    for p in Piece::ALL {
+                        assert_eq!(node.own(p, sq, lines), sd.own[p.index()]);
+                    }
+                    assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
+                    let ours = sd.gain(Piece::Knight, us.index()) - sd.own[Piece::Knight.index()];
+                    assert_eq!(node.loss[sq.index()], ours);
+                }
+                for piece in Piece::ALL {
+                    for t in pos.empty() {
+                        let m = Placement::new(piece, t);
+                        let mut after = pos.clone();
+                        after.play(m);
+                        let mut n = 0;
+                        node.touched(m, |g, s| {
+                            let sd = after.square_delta(Square::from_index(s));
+                            assert_eq!(g, sd.gain(reply, them), "{m} {reply:?} on {s}");
+                            n += 1;
+                        });
+                        let queen = attacks::attacks(Piece::Queen, t, pos.occupied());
+                        let touched = (queen | attacks::knight(t)) & after.empty();
+                        assert_eq!(n, touched.count());
+                    }
+                }
+            }
+        }
     }
-    let mut moves = Moves::NONE;
-    moves.push(piece, touched & w.pos.empty());
-    best.scan(
-        w,
-        &moves,
-        touched & w.pos.empty(),
-        None,
-        beta,
-        |p, _, sd| (base + sd.gain(p, me)) * SCALE,
-    );
-    best.finish(w, ply).0
 }
