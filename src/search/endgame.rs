@@ -253,18 +253,25 @@ impl Two {
         self.seen += 1;
         let mut worst = INFINITE;
         let mut worst_k = None;
-        for (e, ray) in RAYS.iter().enumerate() {
-            let nb = Bitboard(ray[t.index()]) & attacks::king(t) & self.empty;
-            let Some(k) = nb.first() else { continue };
-            self.seen += 1;
-            let piece = self.piece;
-            let kv = self.scan(w, k).king_value(e ^ 4, piece);
-            let v = (self.base + g - kv) * SCALE;
-            if v < worst {
-                worst = v;
-                worst_k = Some(k);
-                if v <= self.run.alpha {
-                    break;
+        // Replies already scanned first: one of them usually refutes `t`,
+        // and then the others need no scan.
+        'passes: for scanned in [true, false] {
+            for (e, ray) in RAYS.iter().enumerate() {
+                let nb = Bitboard(ray[t.index()]) & attacks::king(t) & self.empty;
+                let Some(k) = nb.first() else { continue };
+                if self.known.has(k) != scanned {
+                    continue;
+                }
+                self.seen += 1;
+                let piece = self.piece;
+                let kv = self.scan(w, k).king_value(e ^ 4, piece);
+                let v = (self.base + g - kv) * SCALE;
+                if v < worst {
+                    worst = v;
+                    worst_k = Some(k);
+                    if v <= self.run.alpha {
+                        break 'passes;
+                    }
                 }
             }
         }
