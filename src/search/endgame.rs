@@ -9,12 +9,25 @@ use super::moves::{MAX_MOVES, decode, encode};
 use super::scan::Best;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, RAYS, is_orthogonal};
+use crate::attacks::{self, is_orthogonal};
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 use std::mem::MaybeUninit;
+
+/// `TOWARDS[k + 9 - t]`: the direction (of [`attacks::DIRECTIONS`]) from a
+/// square `k` to its neighbour `t`, by the step `k - t` in -9..=9.
+const TOWARDS: [u8; 19] = {
+    let mut t = [0u8; 19];
+    let mut d = 0;
+    while d < 8 {
+        let (f, r) = attacks::DIRECTIONS[d];
+        t[(9 - (f as i32 + 8 * r as i32)) as usize] = d as u8;
+        d += 1;
+    }
+    t
+};
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -255,16 +268,19 @@ impl Two {
         let mut worst_k = None;
         // Replies already scanned first: one of them usually refutes `t`,
         // and then the others need no scan.
+        let around = attacks::king(t) & self.empty;
         'passes: for scanned in [true, false] {
-            for (e, ray) in RAYS.iter().enumerate() {
-                let nb = Bitboard(ray[t.index()]) & attacks::king(t) & self.empty;
-                let Some(k) = nb.first() else { continue };
-                if self.known.has(k) != scanned {
-                    continue;
-                }
+            let replies = if scanned {
+                around & self.known
+            } else {
+                around & !self.known
+            };
+            for k in replies {
+                // The direction from `k` to `t`, from the step between them.
+                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
                 self.seen += 1;
                 let piece = self.piece;
-                let kv = self.scan(w, k).king_value(e ^ 4, piece);
+                let kv = self.scan(w, k).king_value(d, piece);
                 let v = (self.base + g - kv) * SCALE;
                 if v < worst {
                     worst = v;
@@ -342,4 +358,20 @@ fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usi
         }
     }
     run.value(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn towards_points_from_each_square_to_its_neighbour() {
+        for t in Square::all() {
+            for k in attacks::king(t) {
+                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
+                let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
+                assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
+            }
+        }
+    }
 }
