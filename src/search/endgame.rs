@@ -9,12 +9,25 @@ use super::moves::{MAX_MOVES, decode, encode};
 use super::scan::Best;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, RAYS, is_orthogonal};
+use crate::attacks::{self, is_orthogonal};
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 use std::mem::MaybeUninit;
+
+/// `TOWARDS[k + 9 - t]`: the direction (of [`attacks::DIRECTIONS`]) from a
+/// square `k` to its neighbour `t`, by the step `k - t` in -9..=9.
+const TOWARDS: [u8; 19] = {
+    let mut t = [0u8; 19];
+    let mut d = 0;
+    while d < 8 {
+        let (f, r) = attacks::DIRECTIONS[d];
+        t[(9 - (f as i32 + 8 * r as i32)) as usize] = d as u8;
+        d += 1;
+    }
+    t
+};
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -97,7 +110,7 @@ impl TwoNode {
                 continue;
             }
             n.rest.0 &= !Bitboard::from_square(t).0;
-            let g = w.pos.square_delta(t).gain(n.piece, 0);
+            let g = n.gain(w, t);
             if n.try_square(w, t, g) {
                 cut = true;
                 break;
@@ -121,35 +134,36 @@ impl TwoNode {
     }
 }
 
-/// What Black's King on an empty square `k` would gain, and what it needs
-/// to know of the rays from `k` to value the change (see
-/// [`KingReply::value`]) once White's last piece stands next to `k`.
+/// What one scan of an empty square tells the node: what Black's King there
+/// would gain and needs to know of the rays (see [`Scan::king_value`]), and
+/// so also White's gain there ([`Two::gain`]). Most King squares are White's
+/// targets too, so one scan serves both roles.
 #[derive(Clone, Copy)]
-struct KingReply {
-    gain: i8,
+struct Scan {
+    king: i8,
     run: [i8; 8],
     slider: [u8; 8],
 }
 
-impl KingReply {
-    #[inline]
-    fn new(w: &Worker, k: Square) -> KingReply {
-        let (sd, rays) = w.pos.square_rays(k);
-        KingReply {
-            gain: sd.gain(Piece::King, 1) as i8,
+impl Scan {
+    #[inline(always)]
+    fn new(w: &Worker, s: Square) -> Scan {
+        let (sd, rays) = w.pos.square_rays(s);
+        Scan {
+            king: sd.gain(Piece::King, 1) as i8,
             run: rays.run.map(|r| r as i8),
             slider: rays.slider,
         }
     }
 
-    /// The King's gain once White's `piece` stands on the neighbour of `k` in
-    /// direction `d`, a square that was empty: the King loses it; the line
-    /// through `k` and that square now ends there on that side (so the
-    /// slider beyond no longer reaches `k`, and the one on the other side only
-    /// loses `k` itself); White's piece loses `k` and beyond if it slides
-    /// along that line, and `k` itself if it is a King.
+    /// The King's gain on this square `k` once White's `piece` stands on the
+    /// neighbour of `k` in direction `d`, a square that was empty: the King
+    /// loses it; the line through `k` and that square now ends there on that
+    /// side (so the slider beyond no longer reaches `k`, and the one on the
+    /// other side only loses `k` itself); White's piece loses `k` and beyond
+    /// if it slides along that line, and `k` itself if it is a King.
     #[inline]
-    fn value(&self, d: usize, piece: Piece) -> i32 {
+    fn king_value(&self, d: usize, piece: Piece) -> i32 {
         let o = d ^ 4;
         let signed = |c: u8, n: i32| match c {
             1 => -n,
@@ -163,7 +177,7 @@ impl KingReply {
             _ => false,
         };
         let beyond = 1 + self.run[o] as i32;
-        self.gain as i32 - 1
+        self.king as i32 - 1
             + signed(self.slider[d], beyond)
             + signed(self.slider[o], self.run[d] as i32)
             + if along { beyond } else { 0 }
@@ -174,7 +188,8 @@ impl KingReply {
 /// The search of one `standard` node with two plies left: White places its
 /// one remaining piece, then Black's King must touch it. The King's reply
 /// is valued from a scan of its square before White's placement (shared by
-/// every White placement next to it), so nothing is played.
+/// every White placement next to it, and by White's placement on that
+/// square), so nothing is played.
 struct Two {
     piece: Piece,
     /// White's placements not tried yet.
@@ -183,9 +198,9 @@ struct Two {
     empty: Bitboard,
     run: Running,
     ply: usize,
-    /// King replies by square, written before `known` marks them: left
+    /// Scans by square, written before `known` marks them: left
     /// uninitialised, as clearing 1 KiB per node measured 2.5% of a solve.
-    replies: [MaybeUninit<KingReply>; 64],
+    scans: [MaybeUninit<Scan>; 64],
     known: Bitboard,
     seen: u64,
 }
@@ -207,10 +222,41 @@ impl Two {
             empty: w.pos.empty(),
             run: Running::new(alpha, beta),
             ply,
-            replies: [const { MaybeUninit::uninit() }; 64],
+            scans: [const { MaybeUninit::uninit() }; 64],
             known: Bitboard::EMPTY,
             seen: 0,
         }
+    }
+
+    /// The scan of the empty square `s`, made on first use.
+    #[inline]
+    fn scan(&mut self, w: &Worker, s: Square) -> &Scan {
+        if !self.known.has(s) {
+            self.scans[s.index()] = MaybeUninit::new(Scan::new(w, s));
+            self.known |= Bitboard::from_square(s);
+        }
+        // SAFETY: `known` holds `s`, so `scans[s]` was written above or before.
+        unsafe { self.scans[s.index()].assume_init_ref() }
+    }
+
+    /// White's gain for its piece on the empty square `t`, from the scan
+    /// made for the King: both lose the same points to the blocker on `t`
+    /// (White's gain is own - (lost White - lost Black), the King's
+    /// own - (lost Black - lost White)), so only the own points differ.
+    #[inline]
+    fn gain(&mut self, w: &Worker, t: Square) -> i32 {
+        let empty = self.empty;
+        let piece = self.piece;
+        let sc = self.scan(w, t);
+        let runs = |dirs: [usize; 4]| dirs.iter().map(|&d| sc.run[d] as i32).sum::<i32>();
+        let own = match piece {
+            Piece::King => (attacks::king(t) & empty).count() as i32,
+            Piece::Knight => (attacks::knight(t) & empty).count() as i32,
+            Piece::Rook => runs([0, 1, 4, 5]),
+            Piece::Bishop => runs([2, 3, 6, 7]),
+            Piece::Queen => runs([0, 1, 4, 5]) + runs([2, 3, 6, 7]),
+        };
+        own + (attacks::king(t) & empty).count() as i32 - sc.king as i32
     }
 
     /// Tries White's piece on `t` (gaining `g`) against every King reply;
@@ -220,22 +266,28 @@ impl Two {
         self.seen += 1;
         let mut worst = INFINITE;
         let mut worst_k = None;
-        for (e, ray) in RAYS.iter().enumerate() {
-            let nb = Bitboard(ray[t.index()]) & attacks::king(t) & self.empty;
-            let Some(k) = nb.first() else { continue };
-            if !self.known.has(k) {
-                self.replies[k.index()] = MaybeUninit::new(KingReply::new(w, k));
-                self.known |= nb;
-            }
-            self.seen += 1;
-            // SAFETY: `known` holds `k`, so `replies[k]` was written above.
-            let r = unsafe { self.replies[k.index()].assume_init_ref() };
-            let v = (self.base + g - r.value(e ^ 4, self.piece)) * SCALE;
-            if v < worst {
-                worst = v;
-                worst_k = Some(k);
-                if v <= self.run.alpha {
-                    break;
+        // Replies already scanned first: one of them usually refutes `t`,
+        // and then the others need no scan.
+        let around = attacks::king(t) & self.empty;
+        'passes: for scanned in [true, false] {
+            let replies = if scanned {
+                around & self.known
+            } else {
+                around & !self.known
+            };
+            for k in replies {
+                // The direction from `k` to `t`, from the step between them.
+                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
+                self.seen += 1;
+                let piece = self.piece;
+                let kv = self.scan(w, k).king_value(d, piece);
+                let v = (self.base + g - kv) * SCALE;
+                if v < worst {
+                    worst = v;
+                    worst_k = Some(k);
+                    if v <= self.run.alpha {
+                        break 'passes;
+                    }
                 }
             }
         }
@@ -253,7 +305,7 @@ impl Two {
         let mut list = [0u32; 64];
         let mut len = 0;
         for t in self.rest {
-            let g = w.pos.square_delta(t).gain(self.piece, 0);
+            let g = self.gain(w, t);
             list[len] = ((g + OFFSET) as u32) << 6 | t.index() as u32;
             len += 1;
         }
@@ -306,4 +358,20 @@ fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usi
         }
     }
     run.value(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn towards_points_from_each_square_to_its_neighbour() {
+        for t in Square::all() {
+            for k in attacks::king(t) {
+                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
+                let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
+                assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
+            }
+        }
+    }
 }
