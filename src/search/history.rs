@@ -16,7 +16,9 @@ pub struct Tables {
     /// (99.8% in `solve 12 1 wdl`).
     pub killers: [Option<Square>; 2],
     /// The placement that last cut a node, by plies left: siblings often
-    /// fall to the same refutation.
+    /// fall to the same refutation. Kept at every depth, but tried first
+    /// only where history alone orders the moves (see `moves::Picker::new`);
+    /// elsewhere the best gain goes first.
     pub cut: [Option<Placement>; 17],
 }
 
