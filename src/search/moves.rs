@@ -1,6 +1,8 @@
 //! Compact move codes (`piece * 64 + square`) and the ordered move picker.
 
 use super::history::Tables;
+use super::losses::loss_map;
+use super::segments::own_points;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
@@ -87,14 +89,11 @@ impl Picker {
     fn score(&mut self, pos: &Position, tables: &Tables) {
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
-        let us = stm.index();
-        let by_gain = by_gain(pos);
+        // One pass over the pieces gives every square's blocking losses,
+        // where a square delta per target would scan its rays.
+        let losses = by_gain(pos).then(|| loss_map(pos, stm));
+        let occ = pos.occupied();
         for sq in self.moves.targets() {
-            let gain = if by_gain {
-                Some(pos.square_delta(sq))
-            } else {
-                None
-            };
             for (piece, b) in self.moves.groups() {
                 if !b.has(sq) {
                     continue;
@@ -103,8 +102,8 @@ impl Picker {
                 if self.early.contains(&code) {
                     continue;
                 }
-                let score =
-                    gain.map_or(0, |sd| sd.gain(piece, us) * 1024) + tables.score(stm, prev, code);
+                let gain = losses.map_or(0, |l| own_points(occ, piece, sq) + l[sq.index()]);
+                let score = gain * 1024 + tables.score(stm, prev, code);
                 self.list[self.len] = score << 9 | (511 - code as i32);
                 self.len += 1;
             }

@@ -9,11 +9,12 @@
 //! once per node for its gain, also tells how the placement changes the gain
 //! of every reply on those rays (see [`Node::best_reply`]).
 
+use super::losses::loss_map;
 use super::moves::{MAX_MOVES, decode, encode};
 use super::segments::{bishop_points, rook_points};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, DIRECTIONS, RAYS, is_orthogonal, slides_along};
+use crate::attacks::{self, DIRECTIONS, RAYS, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -159,14 +160,13 @@ struct Node {
 }
 
 impl Node {
-    /// The node of `pos`, the opponent's last piece being `reply`; `loss`
-    /// is summed piece by piece, over the empty squares each one attacks.
+    /// The node of `pos`, the opponent's last piece being `reply`.
     fn new(pos: &Position, reply: Piece, pieces: &[(Piece, Bitboard)]) -> Node {
         let slides = |d| slides_along(reply, d) || pieces.iter().any(|g| slides_along(g.0, d));
         let us = pos.side_to_move();
         let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
         let queens = of(Piece::Queen);
-        let mut node = Node {
+        Node {
             reply,
             base: pos.diff(),
             occupied: pos.occupied(),
@@ -174,40 +174,13 @@ impl Node {
             ours: pos.pieces(us),
             lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
             gain: [0; 64],
-            loss: [0; 64],
+            loss: loss_map(pos, us),
             replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
             sliders: [slides(0), slides(2)],
             seen: 0,
-        };
-        let empty = pos.empty();
-        for (color, sign) in [(us.flip(), 1), (us, -1)] {
-            for l in pos.pieces_of(color, Piece::King) {
-                for s in attacks::king(l) & empty {
-                    node.loss[s.index()] += sign;
-                }
-            }
-            for l in pos.pieces_of(color, Piece::Knight) {
-                for s in attacks::knight(l) & empty {
-                    node.loss[s.index()] += sign;
-                }
-            }
-            // A blocker on the j-th of the `len` empty squares of a slider's
-            // ray takes the rest of the ray, itself included: len + 1 - j.
-            for (e, &(df, dr)) in DIRECTIONS.iter().enumerate() {
-                let step = df as isize + 8 * dr as isize;
-                for l in node.lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
-                    let len = (attacks::ray(e, l, node.occupied) & empty).count() as i32;
-                    let mut s = l.index() as isize;
-                    for left in (1..=len).rev() {
-                        s += step;
-                        node.loss[s as usize] += sign * left;
-                    }
-                }
-            }
         }
-        node
     }
 
     /// Values the empty square `s`: records the opponent's gain there and

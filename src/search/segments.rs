@@ -5,8 +5,9 @@
 //! diagonals) and the segment read from a table: a few operations per
 //! square, where scanning the eight rays takes some forty per line.
 
+use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::types::Square;
+use crate::types::{Piece, Square};
 
 /// `SEGMENT[byte][i]`: the length of the run of zero bits of `byte` that
 /// holds bit `i` (0 if bit `i` is set).
@@ -101,11 +102,21 @@ pub fn bishop_points(occ: Bitboard, s: Square) -> i32 {
     SEGMENT[diag as usize][f] as i32 + SEGMENT[anti as usize][f] as i32 - 2
 }
 
+/// The points `piece` would earn on the empty square `s`.
+#[inline(always)]
+pub fn own_points(occ: Bitboard, piece: Piece, s: Square) -> i32 {
+    match piece {
+        Piece::King => (attacks::king(s) & !occ).count() as i32,
+        Piece::Queen => rook_points(occ, s) + bishop_points(occ, s),
+        Piece::Rook => rook_points(occ, s),
+        Piece::Bishop => bishop_points(occ, s),
+        Piece::Knight => (attacks::knight(s) & !occ).count() as i32,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attacks;
-    use crate::types::Piece;
 
     #[test]
     fn slider_points_match_attacks() {
@@ -119,6 +130,9 @@ mod tests {
                 let points = |p| (attacks::attacks(p, s, occ) & !occ).count() as i32;
                 assert_eq!(rook_points(occ, s), points(Piece::Rook));
                 assert_eq!(bishop_points(occ, s), points(Piece::Bishop));
+                for p in Piece::ALL {
+                    assert_eq!(own_points(occ, p, s), points(p));
+                }
             }
         }
     }

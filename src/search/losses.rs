@@ -1,0 +1,80 @@
+//! What a blocker on each empty square would cost each side, for the whole
+//! board in one pass over the pieces: a few steps per piece, where valuing
+//! each square alone scans its eight rays.
+
+use crate::attacks::{self, DIRECTIONS, is_orthogonal};
+use crate::position::Position;
+use crate::types::{Color, Piece};
+
+/// By empty square: the points a piece placed there would take from `us`'s
+/// opponent minus those it would take from `us` (the points of the pieces
+/// it blocks, each square of a cut-off ray counting one).
+pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
+    let mut loss = [0; 64];
+    let empty = pos.empty();
+    let occupied = pos.occupied();
+    let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
+    let queens = of(Piece::Queen);
+    let lines = [queens | of(Piece::Rook), queens | of(Piece::Bishop)];
+    for (color, sign) in [(us.flip(), 1), (us, -1)] {
+        for l in pos.pieces_of(color, Piece::King) {
+            for s in attacks::king(l) & empty {
+                loss[s.index()] += sign;
+            }
+        }
+        for l in pos.pieces_of(color, Piece::Knight) {
+            for s in attacks::knight(l) & empty {
+                loss[s.index()] += sign;
+            }
+        }
+        // A blocker on the j-th of the `len` empty squares of a slider's
+        // ray takes the rest of the ray, itself included: len + 1 - j.
+        for (e, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+            let step = df as isize + 8 * dr as isize;
+            for l in lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
+                let len = (attacks::ray(e, l, occupied) & empty).count() as i32;
+                let mut s = l.index() as isize;
+                for left in (1..=len).rev() {
+                    s += step;
+                    loss[s as usize] += sign * left;
+                }
+            }
+        }
+    }
+    loss
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    #[test]
+    fn losses_match_square_deltas() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for v in [Variant::Standard, Variant::Open, Variant::Original] {
+            for _ in 0..100 {
+                let mut pos = Position::new(v);
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let plies = (x % 15) as u8;
+                while pos.ply() < plies {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let moves = pos.legal_moves().to_vec();
+                    pos.play(moves[(x % moves.len() as u64) as usize]);
+                }
+                for us in [Color::White, Color::Black] {
+                    let loss = loss_map(&pos, us);
+                    for s in pos.empty() {
+                        let sd = pos.square_delta(s);
+                        let want = sd.loss[us.flip().index()] - sd.loss[us.index()];
+                        assert_eq!(loss[s.index()], want, "{} {s}", pos.fen());
+                    }
+                }
+            }
+        }
+    }
+}
