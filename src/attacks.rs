@@ -261,11 +261,9 @@ mod tests {
     use super::*;
 
     fn occupancies() -> impl Iterator<Item = Bitboard> {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         (0..300).map(move |i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             // Vary the density: sparse, medium and dense boards.
             Bitboard(match i % 3 {
                 0 => x & x.rotate_left(17) & x.rotate_left(31),

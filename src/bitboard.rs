@@ -141,11 +141,9 @@ mod tests {
 
     #[test]
     fn adjacent_is_the_union_of_king_steps() {
-        let mut x: u64 = 88172645463325252;
+        let mut rng = crate::testing::Rng(88172645463325252);
         for _ in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             let b = Bitboard(x & x.rotate_left(11));
             let mut want = Bitboard::EMPTY;
             for sq in b {

@@ -10,6 +10,8 @@ pub mod position;
 pub mod protocol;
 pub mod search;
 pub mod symmetry;
+#[cfg(test)]
+mod testing;
 pub mod types;
 pub mod variant;
 pub mod zobrist;

@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn deltas_match_recounting_in_random_games() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for v in Variant::ALL {
             for _ in 0..300 {
                 let mut pos = Position::new(v);
@@ -451,10 +451,7 @@ mod tests {
                         assert_eq!([after[0] - before[0], after[1] - before[1]], d, "{m}");
                         pos.undo(m, u);
                     }
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    pos.play(moves[(x % moves.len() as u64) as usize]);
+                    pos.play(moves[rng.below(moves.len())]);
                     assert_eq!(
                         pos.points_from_scratch(),
                         [pos.points(Color::White), pos.points(Color::Black)]

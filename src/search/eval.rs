@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn horizon_children_equal_played_evaluations() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         for v in Variant::ALL {
             for _ in 0..60 {
                 let mut pos = Position::new(v);
@@ -186,10 +186,7 @@ mod tests {
                         }
                     }
                     let moves = pos.legal_moves().to_vec();
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    pos.play(moves[(x % moves.len() as u64) as usize]);
+                    pos.play(moves[rng.below(moves.len())]);
                 }
             }
         }

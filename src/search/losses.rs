@@ -51,20 +51,14 @@ mod tests {
 
     #[test]
     fn losses_match_square_deltas() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for v in [Variant::Standard, Variant::Open, Variant::Original] {
             for _ in 0..100 {
                 let mut pos = Position::new(v);
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let plies = (x % 15) as u8;
+                let plies = rng.below(15) as u8;
                 while pos.ply() < plies {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
                     let moves = pos.legal_moves().to_vec();
-                    pos.play(moves[(x % moves.len() as u64) as usize]);
+                    pos.play(moves[rng.below(moves.len())]);
                 }
                 for us in [Color::White, Color::Black] {
                     let loss = loss_map(&pos, us);

@@ -398,15 +398,12 @@ mod tests {
     /// it, in random `open` positions.
     #[test]
     fn touched_gains_match_playing() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
             let mut pos = Position::new(Variant::Open);
             while pos.plies_left() > 2 {
                 let moves = pos.legal_moves().to_vec();
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                pos.play(moves[(x % moves.len() as u64) as usize]);
+                pos.play(moves[rng.below(moves.len())]);
             }
             let us = pos.side_to_move();
             let them = us.flip().index();

@@ -120,11 +120,9 @@ mod tests {
 
     #[test]
     fn slider_points_match_attacks() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             let occ = Bitboard(x & x.rotate_left(17));
             for s in !occ {
                 let points = |p| (attacks::attacks(p, s, occ) & !occ).count() as i32;
