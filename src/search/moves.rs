@@ -30,6 +30,12 @@ pub fn decode(code: u16) -> Option<Placement> {
     ))
 }
 
+/// The move code of a picker entry (`score << 9 | (511 - code)`).
+#[inline]
+fn code_of(entry: i32) -> u16 {
+    511 - (entry & 511) as u16
+}
+
 /// Are the moves of `pos` ordered by their immediate gain first? Not for
 /// Black's last piece before White's last one in `standard`: its gain says
 /// little about White's reply, and the scans cost more than they save
@@ -120,7 +126,7 @@ impl Picker {
     pub fn rest(&self) -> impl Iterator<Item = Placement> + '_ {
         self.list[self.next..self.len]
             .iter()
-            .filter_map(|&x| decode(511 - (x & 511) as u16))
+            .filter_map(|&x| decode(code_of(x)))
     }
 
     /// The next best move not yet handed out.
@@ -155,7 +161,7 @@ impl Picker {
             self.list.swap(0, best);
         }
         self.next += 1;
-        decode(511 - (self.list[self.next - 1] & 511) as u16)
+        decode(code_of(self.list[self.next - 1]))
     }
 }
 

@@ -5,7 +5,7 @@
 //! diagonals) and the segment read from a table: a few operations per
 //! square, where scanning the eight rays takes some forty per line.
 
-use crate::attacks;
+use crate::attacks::{self, RAYS};
 use crate::bitboard::Bitboard;
 use crate::types::{Piece, Square};
 
@@ -35,23 +35,13 @@ const SEGMENT: [[u8; 8]; 256] = {
 };
 
 /// The diagonal (`[0]`, file and rank rising together) and anti-diagonal
-/// (`[1]`) through each square.
+/// (`[1]`) through each square: the two opposite rays and the square.
 const DIAGONALS: [[u64; 64]; 2] = {
     let mut t = [[0u64; 64]; 2];
     let mut s = 0;
     while s < 64 {
-        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-        let mut o = 0;
-        while o < 64 {
-            let (g, q) = (o % 8, o / 8);
-            if g - q == f - r {
-                t[0][s] |= 1 << o;
-            }
-            if g + q == f + r {
-                t[1][s] |= 1 << o;
-            }
-            o += 1;
-        }
+        t[0][s] = RAYS[2][s] | RAYS[6][s] | 1 << s;
+        t[1][s] = RAYS[3][s] | RAYS[7][s] | 1 << s;
         s += 1;
     }
     t
