@@ -31,6 +31,20 @@ pub fn reach(depth: u8, left: u8) -> u8 {
     }
 }
 
+/// Late-move reduction of the `n`-th move (from 0) of a node searched
+/// `depth` plies deep with `left` plies left: none where the search is
+/// exact (it must stay complete) or shallow, one ply from the third move,
+/// two from the seventh and three from the seventeenth in deeper nodes; one
+/// less in PV nodes. Matches at equal time chose it (see the commit).
+#[inline]
+pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
+    if depth >= left || depth < 3 || n < 2 {
+        return 0;
+    }
+    let r = 1 + u8::from(n >= 6 && depth >= 4) + u8::from(n >= 16 && depth >= 6);
+    r - u8::from(pv_node)
+}
+
 /// The running result of a move loop in the window (alpha, beta).
 pub struct Running {
     /// The best value so far (-INFINITE before any).
@@ -196,6 +210,16 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// A late move's child searched `r` plies shallower with a null window,
+    /// and again at full depth (PVS) only if it beats alpha.
+    fn reduced(&mut self, depth: u8, r: u8, alpha: Value, beta: Value, ply: usize) -> Value {
+        let v = -self.search(depth - r, -alpha - 1, -alpha, ply, false);
+        if v > alpha && !self.aborted() {
+            return self.child(depth, alpha, beta, ply, false);
+        }
+        v
+    }
+
     /// Records `m` alone (the game ends after it) as the best line at `ply`.
     pub fn leaf_line(&mut self, ply: usize, m: Placement) {
         self.pv[ply][0] = Some(m);
@@ -338,7 +362,10 @@ impl<'a> Worker<'a> {
                 n_later += 1;
                 continue;
             }
-            let v = self.child(depth - 1, alpha, beta, ply + 1, n == 0);
+            let v = match reduction(depth, left as u8, n, pv_node) {
+                0 => self.child(depth - 1, alpha, beta, ply + 1, n == 0),
+                r => self.reduced(depth - 1, r, alpha, beta, ply + 1),
+            };
             self.pos.undo(m, u);
             if self.aborted() {
                 return 0;
@@ -390,5 +417,30 @@ impl<'a> Worker<'a> {
             TtBound::Upper
         };
         self.shared.tt.store(key, best_move, best, depth, bound);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_stay_out_of_exact_searches_and_leave_a_ply() {
+        for left in 0..=16u8 {
+            for depth in 1..=16u8 {
+                let depth = reach(depth, left);
+                for n in 0..64 {
+                    for pv in [false, true] {
+                        let r = reduction(depth, left, n, pv);
+                        if depth >= left || n < 2 {
+                            assert_eq!(r, 0, "depth {depth} left {left} move {n}");
+                        }
+                        assert!(r < depth.max(1), "depth {depth} move {n}: r {r}");
+                    }
+                }
+            }
+        }
+        assert_eq!(reduction(8, 16, 20, false), 3);
+        assert_eq!(reduction(8, 16, 20, true), 2);
     }
 }
