@@ -34,14 +34,14 @@ pub fn reach(depth: u8, left: u8) -> u8 {
 /// Late-move reduction of the `n`-th move (from 0) of a node searched
 /// `depth` plies deep with `left` plies left: none where the search is
 /// exact (it must stay complete) or shallow, one ply from the third move,
-/// two from the seventh and three from the seventeenth in deeper nodes; one
-/// less in PV nodes. Matches at equal time chose it (see the commit).
+/// two from the fifth (4 plies deep or more) and three from the eleventh
+/// (5 or more); one less in PV nodes. Matches at equal time chose it (see the commit).
 #[inline]
 pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
     if depth >= left || depth < 3 || n < 2 {
         return 0;
     }
-    let r = 1 + u8::from(n >= 6 && depth >= 4) + u8::from(n >= 16 && depth >= 6);
+    let r = 1 + u8::from(n >= 4 && depth >= 4) + u8::from(n >= 10 && depth >= 5);
     r - u8::from(pv_node)
 }
 
