@@ -40,7 +40,10 @@ impl Budget {
         // Our placements left in the game, capped by the moves to the control.
         // Our last two are solved in no time, so the clock is shared by the
         // others.
-        let ours = (pos.plies_left() as u32).div_ceil(2).saturating_sub(2).max(1);
+        let ours = (pos.plies_left() as u32)
+            .div_ceil(2)
+            .saturating_sub(2)
+            .max(1);
         let moves = limits.movestogo.map_or(ours, |m| m.clamp(1, ours));
         let usable = clock.saturating_sub(overhead);
         let soft = usable / moves + inc * 3 / 4;
