@@ -1,7 +1,9 @@
 //! Compact move codes (`piece * 64 + square`) and the ordered move picker.
 
+use super::frame::Frame;
 use super::history::Tables;
 use super::losses::loss_map;
+use super::open_three::Three;
 use super::segments::own_points;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -91,10 +93,24 @@ impl Picker {
         }
     }
 
-    /// Scores every legal move not handed out already.
-    fn score(&mut self, pos: &Position, tables: &Tables) {
+    /// Scores every legal move not handed out already, with the gains of
+    /// `frame` if it describes `pos`.
+    fn score(&mut self, pos: &Position, tables: &Tables, frame: Option<&Frame>) {
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
+        if let Some(f) = frame.filter(|f| by_gain(pos) && f.describes(pos)) {
+            for (piece, b) in self.moves.groups() {
+                for sq in b {
+                    let code = encode(Placement::new(piece, sq));
+                    if !self.early.contains(&code) {
+                        let score = f.gain(piece, sq) * 1024 + tables.score(stm, prev, code);
+                        self.list[self.len] = score << 9 | (511 - code as i32);
+                        self.len += 1;
+                    }
+                }
+            }
+            return;
+        }
         // One pass over the pieces gives every square's blocking losses,
         // where a square delta per target would scan its rays.
         let losses = by_gain(pos).then(|| loss_map(pos, stm));
@@ -132,6 +148,23 @@ impl Picker {
     /// The next best move not yet handed out.
     #[inline]
     pub fn pick(&mut self, pos: &Position, tables: &Tables) -> Option<Placement> {
+        self.pick_with(pos, tables, None)
+    }
+
+    /// [`Picker::pick`], scoring with the gains of `three`'s frame if it
+    /// describes `pos` (its squares are valued already).
+    #[inline]
+    pub fn pick_in(&mut self, pos: &Position, tables: &Tables, three: &Three) -> Option<Placement> {
+        self.pick_with(pos, tables, Some(three.frame()))
+    }
+
+    #[inline]
+    fn pick_with(
+        &mut self,
+        pos: &Position,
+        tables: &Tables,
+        frame: Option<&Frame>,
+    ) -> Option<Placement> {
         while self.stage < self.early.len() {
             self.stage += 1;
             if self.early[self.stage - 1] != NO_MOVE {
@@ -140,7 +173,7 @@ impl Picker {
         }
         if self.stage == self.early.len() {
             self.stage += 1;
-            self.score(pos, tables);
+            self.score(pos, tables, frame);
         }
         if self.next >= self.len {
             return None;

@@ -6,11 +6,13 @@ pub use super::shared::Shared;
 use super::eval::evaluate;
 use super::history::Tables;
 use super::moves::Picker;
+use super::open_three::Three;
 use super::tt::TtBound;
 use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
 use crate::position::Position;
 use crate::symmetry;
 use crate::types::Placement;
+use crate::variant::Variant;
 use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -96,6 +98,9 @@ pub struct Worker<'a> {
     /// The principal variation per ply from the root.
     pv: [[Option<Placement>; 17]; 18],
     pv_len: [usize; 18],
+    /// The squares of the last `open` node with three plies left, which its
+    /// children patch instead of valuing every square again.
+    pub three: Box<Three>,
 }
 
 impl<'a> Worker<'a> {
@@ -112,6 +117,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv: [[None; 17]; 18],
             pv_len: [0; 18],
+            three: Box::default(),
         }
     }
 
@@ -263,6 +269,9 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
+        if left == 3 && self.pos.variant() == Variant::Open {
+            self.three.set(&self.pos);
+        }
         let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
         let v = self.moves(
             depth,
@@ -306,7 +315,7 @@ impl<'a> Worker<'a> {
         let (mut n_later, mut next_later) = (0, 0);
         let mut prefetched = false;
         loop {
-            let (m, may_defer) = match picker.pick(&self.pos, self.tables) {
+            let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
                 None if next_later < n_later => {
                     next_later += 1;
