@@ -313,7 +313,6 @@ impl<'a> Worker<'a> {
         let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
-        let mut prefetched = false;
         loop {
             let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
@@ -329,13 +328,11 @@ impl<'a> Worker<'a> {
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
             }
-            if !prefetched && left >= 3 && picker.scored() {
-                // Neither the table move nor the killer cut: most likely
-                // every child will be searched, so their table entries are
-                // loaded while the first ones are.
-                prefetched = true;
+            if left >= 3 {
+                // The children most likely all searched: their table
+                // entries are loaded while the ones before them are searched.
                 let side = self.pos.side_to_move();
-                for c in picker.rest() {
+                for c in picker.to_load() {
                     let key = self.pos.piece_hash() ^ zobrist::piece(side, c.piece, c.square);
                     self.shared.tt.prefetch(key);
                 }
