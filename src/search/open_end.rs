@@ -120,32 +120,33 @@ impl Default for Replies {
 }
 
 impl Replies {
-    /// Offers the reply on `sq`, gaining `g`, in any order of squares.
-    #[inline]
-    pub fn offer(&mut self, g: i32, sq: Square) {
-        if !self.would_keep(g, sq) {
-            return;
+    /// The best replies on `squares`, `gain` giving each one's gain: a
+    /// bucket per gain, cheaper than offering every square.
+    pub fn best_of(gain: &[i32; 64], squares: Bitboard) -> Replies {
+        // Gains stay within (-64, 64): a piece attacks at most 27 squares,
+        // and a blocker cuts at most 7 squares per line from sliders, plus
+        // one per King or Knight next to it.
+        const OFFSET: i32 = 63;
+        let mut buckets = [0u64; 128];
+        let (mut lo, mut hi) = (127, 0);
+        for s in squares {
+            let b = (OFFSET - gain[s.index()]) as usize;
+            buckets[b] |= 1 << s.index();
+            lo = lo.min(b);
+            hi = hi.max(b);
         }
-        let mut i = self.len.min(KEPT - 1);
-        while i > 0 && better((g, sq), self.top[i - 1]) {
-            self.top[i] = self.top[i - 1];
-            i -= 1;
+        let mut replies = Replies::default();
+        for (b, &set) in buckets.iter().enumerate().take(hi + 1).skip(lo) {
+            for s in Bitboard(set) {
+                replies.top[replies.len] = (OFFSET - b as i32, s);
+                replies.len += 1;
+                if replies.len == KEPT {
+                    return replies;
+                }
+            }
         }
-        self.top[i] = (g, sq);
-        self.len = (self.len + 1).min(KEPT);
+        replies
     }
-
-    /// Would the reply on `sq`, gaining `g`, be kept?
-    #[inline]
-    pub fn would_keep(&self, g: i32, sq: Square) -> bool {
-        self.len < KEPT || better((g, sq), self.top[KEPT - 1])
-    }
-}
-
-/// Does reply `a` come before `b`: a higher gain, or as high on a lower square?
-#[inline]
-fn better(a: (i32, Square), b: (i32, Square)) -> bool {
-    a.0 > b.0 || a.0 == b.0 && a.1.index() < b.1.index()
 }
 
 /// What a two-left node knows of its empty squares before the mover's
@@ -192,12 +193,10 @@ impl Node {
     ) -> (Node, usize) {
         let f = Frame::new(pos);
         let mut gain = [0; 64];
-        let mut replies = Replies::default();
         let mut n = 0;
         for sq in pos.empty() {
             let si = sq.index();
             gain[si] = f.own(reply, sq) - f.loss[si];
-            replies.offer(gain[si], sq);
             for &(piece, b) in groups {
                 if b.has(sq) {
                     list[n] = key(f.gain(piece, sq), Placement::new(piece, sq));
@@ -205,6 +204,7 @@ impl Node {
                 }
             }
         }
+        let replies = Replies::best_of(&gain, pos.empty());
         (Node::new(f.sides, pos.diff(), reply, gain, replies), n)
     }
 
@@ -375,6 +375,27 @@ impl Node {
 mod tests {
     use super::*;
     use crate::variant::Variant;
+
+    #[test]
+    fn best_replies_are_the_best_gains_then_the_lowest_squares() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..500 {
+            let squares = Bitboard(rng.next() & rng.next());
+            let mut gain = [0; 64];
+            for g in gain.iter_mut() {
+                *g = rng.below(127) as i32 - 63;
+            }
+            let r = Replies::best_of(&gain, squares);
+            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
+            want.sort();
+            want.truncate(KEPT);
+            let got: Vec<_> = r.top[..r.len]
+                .iter()
+                .map(|&(g, s)| (-g, s.index()))
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
 
     /// The node's scan agrees with `square_delta`, and the gains after each
     /// placement, from its rays, equal a scan of the position after playing

@@ -149,10 +149,7 @@ impl Three {
             touched.len += 1;
         });
         let sides = self.frame.sides.after(m);
-        let mut replies = Replies::default();
-        for s in !sides.occupied {
-            replies.offer(gain[s.index()], s);
-        }
+        let replies = Replies::best_of(&gain, !sides.occupied);
         Some((Node::new(sides, pos.diff(), reply, gain, replies), touched))
     }
 
