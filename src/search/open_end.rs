@@ -51,13 +51,12 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         _ => None,
     };
     let mut node = match prepared {
-        Some((mut node, mut touched)) => {
-            let piece = groups[0].0;
-            let Some(first) = w.three.first(&touched, piece) else {
+        Some((mut node, gains)) => {
+            let Some(first) = gains.first() else {
                 return run.value(w);
             };
             if !node.try_keys(w, &mut run, &[first], ply) {
-                let n = w.three.all(&mut touched, piece, list);
+                let n = gains.all(list);
                 node.try_keys(w, &mut run, &list[1..n], ply);
             }
             node

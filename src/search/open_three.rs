@@ -6,12 +6,10 @@
 //! the side to move keeps) what it would gain now. So each child patches a
 //! few dozen squares where it valued every square again (and the 1.75 M
 //! nodes of bench's `open` position cost 482 M instructions instead of
-//! 670 M). The children that try every placement merge the patched ones
-//! into one order of the others, made once.
+//! 670 M).
 
 use super::frame::Frame;
 use super::open_end::{Node, Replies, key};
-use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -21,8 +19,6 @@ pub struct Three {
     frame: Frame,
     /// Are the gains below those of `frame`?
     ready: bool,
-    /// Is `their_order` that of `frame`?
-    ordered: bool,
     /// Does the position have the hands of three plies left (the opponent
     /// one piece, the side to move two)?
     usable: bool,
@@ -31,24 +27,42 @@ pub struct Three {
     /// The kinds the side to move holds (one or two).
     ours: [Piece; 2],
     kinds: usize,
-    /// The opponent's gain for its piece by square (as if it moved now),
-    /// and the squares by decreasing gain, then increasing index (once a
-    /// child needs them all).
+    /// The opponent's gain for its piece by square (as if it moved now).
     their_gain: [i32; 64],
-    their_order: [u8; 64],
     /// The gains of each kind the side to move holds.
     our_gain: [[i32; 64]; 2],
-    /// Empty squares (the length of the order).
-    empty: usize,
 }
 
-/// What a child found of its own squares: the keys (see [`key`]) of the
-/// mover's placements on the squares its parent's placement touched, in
-/// no order, and those squares.
-pub struct Touched {
-    keys: [u32; 40],
-    len: usize,
-    mask: Bitboard,
+/// The gains of a child's mover on the child's empty squares.
+pub struct Gains {
+    gain: [i32; 64],
+    squares: Bitboard,
+    piece: Piece,
+}
+
+impl Gains {
+    /// The key (see [`key`]) of the best placement.
+    pub fn first(&self) -> Option<u32> {
+        // The highest gain, then the lowest square: `g * 64 + 63 - s` at
+        // its largest.
+        let best = self
+            .squares
+            .map(|s| self.gain[s.index()] * 64 + 63 - s.index() as i32)
+            .max()?;
+        let s = Square::from_index((63 - best.rem_euclid(64)) as usize);
+        Some(key(best.div_euclid(64), Placement::new(self.piece, s)))
+    }
+
+    /// Writes the keys of every placement in order into `list`; returns
+    /// how many.
+    pub fn all(&self, list: &mut [u32]) -> usize {
+        let mut n = 0;
+        in_order(&self.gain, self.squares, |s| {
+            list[n] = key(self.gain[s.index()], Placement::new(self.piece, s));
+            n += 1;
+        });
+        n
+    }
 }
 
 impl Default for Three {
@@ -56,15 +70,12 @@ impl Default for Three {
         Three {
             frame: Frame::default(),
             ready: false,
-            ordered: false,
             usable: false,
             theirs: Piece::King,
             ours: [Piece::King; 2],
             kinds: 0,
             their_gain: [0; 64],
-            their_order: [0; 64],
             our_gain: [[0; 64]; 2],
-            empty: 0,
         }
     }
 }
@@ -75,7 +86,6 @@ impl Three {
     pub fn set(&mut self, pos: &Position) {
         self.frame.set(pos);
         self.ready = false;
-        self.ordered = false;
         let us = pos.side_to_move();
         let held = |c| {
             Piece::ALL
@@ -105,7 +115,6 @@ impl Three {
     fn build(&mut self) {
         let f = &self.frame;
         let empty = !f.sides.occupied;
-        self.empty = empty.count() as usize;
         for s in empty {
             // The opponent's gain: the map's other side.
             self.their_gain[s.index()] = f.own(self.theirs, s) - f.loss[s.index()];
@@ -120,8 +129,8 @@ impl Three {
 
     /// The node of `pos` (two plies left, its mover placing `piece` on any
     /// empty square, the reply `reply`), if `pos` is a child of the
-    /// prepared node, and what it found of the mover's touched squares.
-    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece) -> Option<(Node, Touched)> {
+    /// prepared node, and its mover's gains.
+    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece) -> Option<(Node, Gains)> {
         if !self.usable || piece != self.theirs {
             return None;
         }
@@ -132,100 +141,26 @@ impl Three {
         if !self.ready {
             self.build();
         }
-        let t = m.square;
-        let occ = self.frame.sides.occupied;
-        let reach = attacks::attacks(Piece::Queen, t, occ) | attacks::knight(t);
-        let mut touched = Touched {
-            keys: [0; 40],
-            len: 0,
-            mask: reach & !occ | Bitboard::from_square(t),
-        };
         let mut gain = self.our_gain[k];
+        let mut theirs = self.their_gain;
         self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
-            let sq = Square::from_index(s);
             gain[s] = self.our_gain[k][s] - cut[0] - loss;
-            let theirs = self.their_gain[s] - cut[1] + loss;
-            touched.keys[touched.len] = key(theirs, Placement::new(piece, sq));
-            touched.len += 1;
+            theirs[s] = self.their_gain[s] - cut[1] + loss;
         });
         let sides = self.frame.sides.after(m);
         let replies = Replies::best_of(&gain, !sides.occupied);
-        Some((Node::new(sides, pos.diff(), reply, gain, replies), touched))
-    }
-
-    /// The key of the child's best placement (`touched` from
-    /// [`Three::child`], the mover's piece `piece`).
-    pub fn first(&self, touched: &Touched, piece: Piece) -> Option<u32> {
-        let best = touched.keys[..touched.len].iter().copied().min();
-        // The highest gain, then the lowest square: `g * 64 + 63 - s` at its
-        // largest.
-        let untouched = (!self.frame.sides.occupied & !touched.mask)
-            .map(|s| self.their_gain[s.index()] * 64 + 63 - s.index() as i32)
-            .max()
-            .map(|x| {
-                let s = Square::from_index((63 - x.rem_euclid(64)) as usize);
-                key(x.div_euclid(64), Placement::new(piece, s))
-            });
-        match (best, untouched) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// Writes the keys of every placement of the child in order into
-    /// `list`; returns how many.
-    pub fn all(&mut self, touched: &mut Touched, piece: Piece, list: &mut [u32]) -> usize {
-        if !self.ordered {
-            order(
-                &self.their_gain,
-                !self.frame.sides.occupied,
-                &mut self.their_order,
-            );
-            self.ordered = true;
-        }
-        let keys = &mut touched.keys[..touched.len];
-        insertion_sort(keys);
-        let mut n = 0;
-        let mut i = 0;
-        for &s in &self.their_order[..self.empty] {
-            let sq = Square::from_index(s as usize);
-            if touched.mask.has(sq) {
-                continue;
-            }
-            let k = key(self.their_gain[s as usize], Placement::new(piece, sq));
-            while i < keys.len() && keys[i] < k {
-                list[n] = keys[i];
-                n += 1;
-                i += 1;
-            }
-            list[n] = k;
-            n += 1;
-        }
-        for &k in &keys[i..] {
-            list[n] = k;
-            n += 1;
-        }
-        n
+        let gains = Gains {
+            gain: theirs,
+            squares: !sides.occupied,
+            piece,
+        };
+        Some((Node::new(sides, pos.diff(), reply, gain, replies), gains))
     }
 }
 
-/// Sorts a few keys in place.
-#[inline]
-fn insertion_sort(a: &mut [u32]) {
-    for i in 1..a.len() {
-        let x = a[i];
-        let mut j = i;
-        while j > 0 && a[j - 1] > x {
-            a[j] = a[j - 1];
-            j -= 1;
-        }
-        a[j] = x;
-    }
-}
-
-/// Writes `squares` into `out` by decreasing `gain`, then increasing index:
+/// Calls `f` with `squares` by decreasing `gain`, then increasing index:
 /// a bucket per gain, cheaper than a sort.
-fn order(gain: &[i32; 64], squares: Bitboard, out: &mut [u8; 64]) {
+fn in_order(gain: &[i32; 64], squares: Bitboard, mut f: impl FnMut(Square)) {
     // Gains stay within (-64, 64): a piece attacks at most 27 squares, and
     // a blocker cuts at most 7 squares per line from sliders, plus one per
     // King or Knight next to it.
@@ -238,12 +173,8 @@ fn order(gain: &[i32; 64], squares: Bitboard, out: &mut [u8; 64]) {
         lo = lo.min(b);
         hi = hi.max(b);
     }
-    let mut n = 0;
     for &b in buckets.iter().take(hi + 1).skip(lo) {
-        for s in Bitboard(b) {
-            out[n] = s.index() as u8;
-            n += 1;
-        }
+        Bitboard(b).for_each(&mut f);
     }
 }
 
@@ -262,11 +193,10 @@ mod tests {
             for g in gain.iter_mut() {
                 *g = rng.below(127) as i32 - 63;
             }
-            let mut out = [0; 64];
-            order(&gain, squares, &mut out);
+            let mut got = Vec::new();
+            in_order(&gain, squares, |s| got.push(s.index()));
             let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
             want.sort();
-            let got: Vec<_> = out[..want.len()].iter().map(|&s| s as usize).collect();
             assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
         }
     }
@@ -296,15 +226,15 @@ mod tests {
                     .into_iter()
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
-                let (node, mut touched) = three.child(&child, piece, reply).unwrap();
+                let (node, gains) = three.child(&child, piece, reply).unwrap();
                 let mut list = [0; MAX_MOVES];
                 let (want, n) = Node::scratch(&child, reply, &[(piece, child.empty())], &mut list);
                 assert!(node.same(&want), "{m}");
                 let mut sorted = list[..n].to_vec();
                 sorted.sort_unstable();
-                assert_eq!(three.first(&touched, piece), Some(sorted[0]));
+                assert_eq!(gains.first(), Some(sorted[0]));
                 let mut got = [0; MAX_MOVES];
-                assert_eq!(three.all(&mut touched, piece, &mut got), n);
+                assert_eq!(gains.all(&mut got), n);
                 assert_eq!(got[..n], sorted[..]);
             }
         }
