@@ -145,18 +145,27 @@ impl Sides {
 /// The squares of one position, from its side to move's view.
 #[derive(Clone, Debug)]
 pub struct Frame {
-    /// The position's piece hash: the frame describes it only if the
-    /// boards agree too ([`Frame::describes`]).
+    /// The position's piece hash, to tell another position at once; the
+    /// frame describes a position only if the whole boards agree
+    /// ([`Frame::describes`]).
     hash: u64,
     /// The side to move.
     side: Color,
     /// The pieces.
     pub sides: Sides,
+    /// The Kings and the Knights of both sides (with `sides`, the board).
+    leapers: [Bitboard; 2],
     /// What a rook, a bishop would attack on each empty square.
     rook: [i8; 64],
     bishop: [i8; 64],
     /// [`loss_map`] for the side to move.
     pub loss: [i32; 64],
+}
+
+/// The Kings and the Knights of both sides.
+fn leapers(pos: &Position) -> [Bitboard; 2] {
+    let both = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
+    [both(Piece::King), both(Piece::Knight)]
 }
 
 impl Default for Frame {
@@ -170,6 +179,7 @@ impl Default for Frame {
                 theirs: Bitboard::EMPTY,
                 lines: [Bitboard::EMPTY; 2],
             },
+            leapers: [Bitboard::EMPTY; 2],
             rook: [0; 64],
             bishop: [0; 64],
             loss: [0; 64],
@@ -192,6 +202,7 @@ impl Frame {
         self.hash = pos.piece_hash();
         self.side = us;
         self.sides = Sides::new(pos);
+        self.leapers = leapers(pos);
         for s in !occ {
             self.rook[s.index()] = rook_points(occ, s) as i8;
             self.bishop[s.index()] = bishop_points(occ, s) as i8;
@@ -203,8 +214,9 @@ impl Frame {
     #[inline]
     pub fn describes(&self, pos: &Position) -> bool {
         self.hash == pos.piece_hash()
-            && self.sides.occupied == pos.occupied()
-            && self.sides.ours == pos.pieces(pos.side_to_move())
+            && self.side == pos.side_to_move()
+            && self.sides == Sides::new(pos)
+            && self.leapers == leapers(pos)
     }
 
     /// Is this the frame of the position before `pos`'s last placement?
@@ -214,10 +226,16 @@ impl Frame {
         let bb = Bitboard::from_square(m.square);
         let them = pos.side_to_move().flip();
         let parent = pos.piece_hash() ^ zobrist::piece(them, m.piece, m.square);
+        let placed = |p| if m.piece == p { bb } else { Bitboard::EMPTY };
+        let leapers_after = [
+            self.leapers[0] | placed(Piece::King),
+            self.leapers[1] | placed(Piece::Knight),
+        ];
         (self.hash == parent
             && self.side == them
-            && self.sides.occupied | bb == pos.occupied()
-            && self.sides.ours | bb == pos.pieces(them))
+            && !self.sides.occupied.has(m.square)
+            && self.sides.after(m) == Sides::new(pos)
+            && leapers_after == leapers(pos))
         .then_some(m)
     }
 
@@ -245,6 +263,27 @@ impl Frame {
 mod tests {
     use super::*;
     use crate::variant::Variant;
+
+    /// Positions that only a hash collision would confuse: the same
+    /// squares and colours, one piece of another kind.
+    #[test]
+    fn a_frame_tells_boards_apart_beyond_the_hash() {
+        let v = Variant::Open;
+        let a = Position::from_fen("k6n/6r1/2R2b2/4q3/3K4/2R5/1B6/N7 w a8", v).unwrap();
+        let b = Position::from_fen("k6n/6r1/2R2n2/4q3/3K4/2R5/1B6/N7 w a8", v).unwrap();
+        let mut f = Frame::new(&a);
+        assert!(f.describes(&a));
+        f.hash = b.piece_hash();
+        assert!(!f.describes(&b));
+        let m = Placement::new(Piece::Knight, Square::from_index(7));
+        let (mut ca, mut cb) = (a.clone(), b.clone());
+        ca.play(m);
+        cb.play(m);
+        let mut f = Frame::new(&a);
+        assert_eq!(f.describes_parent_of(&ca), Some(m));
+        f.hash = b.piece_hash();
+        assert_eq!(f.describes_parent_of(&cb), None);
+    }
 
     /// A frame agrees with a scan of each square, and what a placement
     /// touches, patched into its frame, gives the frame of the child
