@@ -9,7 +9,7 @@
 //! 670 M).
 
 use super::frame::Frame;
-use super::open_end::{Node, Replies, key};
+use super::open_end::{Node, Replies, in_order, key};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -60,6 +60,7 @@ impl Gains {
         in_order(&self.gain, self.squares, |s| {
             list[n] = key(self.gain[s.index()], Placement::new(self.piece, s));
             n += 1;
+            true
         });
         n
     }
@@ -158,48 +159,11 @@ impl Three {
     }
 }
 
-/// Calls `f` with `squares` by decreasing `gain`, then increasing index:
-/// a bucket per gain, cheaper than a sort.
-fn in_order(gain: &[i32; 64], squares: Bitboard, mut f: impl FnMut(Square)) {
-    // Gains stay within (-64, 64): a piece attacks at most 27 squares, and
-    // a blocker cuts at most 7 squares per line from sliders, plus one per
-    // King or Knight next to it.
-    const OFFSET: i32 = 63;
-    let mut buckets = [0u64; 128];
-    let (mut lo, mut hi) = (127, 0);
-    for s in squares {
-        let b = (OFFSET - gain[s.index()]) as usize;
-        buckets[b] |= 1 << s.index();
-        lo = lo.min(b);
-        hi = hi.max(b);
-    }
-    for &b in buckets.iter().take(hi + 1).skip(lo) {
-        Bitboard(b).for_each(&mut f);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::moves::MAX_MOVES;
     use crate::variant::Variant;
-
-    #[test]
-    fn order_sorts_by_gain_then_square() {
-        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..500 {
-            let squares = Bitboard(rng.next() | rng.next());
-            let mut gain = [0; 64];
-            for g in gain.iter_mut() {
-                *g = rng.below(127) as i32 - 63;
-            }
-            let mut got = Vec::new();
-            in_order(&gain, squares, |s| got.push(s.index()));
-            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
-            want.sort();
-            assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
-        }
-    }
 
     /// Each child's node and placements in order, patched from the
     /// prepared node, equal those valued from scratch.
