@@ -6,7 +6,7 @@
 //! children's squares once, where each child scanned them all again.
 
 use super::losses::loss_map;
-use super::segments::{bishop_points, rook_points};
+use super::segments::slider_points;
 use crate::attacks::{self, DIRECTIONS, RAYS, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -203,10 +203,7 @@ impl Frame {
         self.side = us;
         self.sides = Sides::new(pos);
         self.leapers = leapers(pos);
-        for s in !occ {
-            self.rook[s.index()] = rook_points(occ, s) as i8;
-            self.bishop[s.index()] = bishop_points(occ, s) as i8;
-        }
+        (self.rook, self.bishop) = slider_points(occ);
         self.loss = loss_map(pos, us);
     }
 
