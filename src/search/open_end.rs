@@ -9,12 +9,11 @@
 //! once per node for its gain, also tells how the placement changes the gain
 //! of every reply on those rays (see [`Node::best_reply`]).
 
-use super::losses::loss_map;
+use super::frame::{Frame, Sides};
 use super::moves::{MAX_MOVES, decode, encode};
-use super::segments::{bishop_points, rook_points};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, DIRECTIONS, RAYS, slides_along};
+use crate::attacks::{self, DIRECTIONS, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -35,7 +34,6 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         kinds += 1;
     }
     let groups = &groups[..kinds];
-    let mut node = Node::new(&w.pos, reply, groups);
     // The mover holds one piece here: a list of 64 is cleared faster.
     let (mut one, mut all);
     let list: &mut [u32] = if kinds == 1 {
@@ -45,38 +43,41 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
         all = [0; MAX_MOVES];
         &mut all
     };
-    let mut n = 0;
-    for sq in w.pos.empty() {
-        let lines = node.scan(sq);
-        for &(piece, b) in groups {
-            if b.has(sq) {
-                let gain = node.own(piece, sq, lines) + node.loss[sq.index()];
-                list[n] = key(gain, Placement::new(piece, sq));
-                n += 1;
-            }
-        }
-    }
-    let list = &mut list[..n];
-    // The best placement alone first: most of these nodes cut on it, and
-    // the others pay for the sort.
-    if let Some(top) = (0..n).min_by_key(|&i| list[i]) {
-        list.swap(0, top);
-    }
     let mut run = Running::new(alpha, beta);
-    for i in 0..n {
-        if i == 1 {
-            list[1..].sort_unstable();
+    // The node above left what its squares are worth: patched where its
+    // placement touched, they need no valuing.
+    let prepared = match groups {
+        [(piece, b)] if *b == w.pos.empty() => w.three.child(&w.pos, *piece, reply),
+        _ => None,
+    };
+    let mut node = match prepared {
+        Some((mut node, gains)) => {
+            let Some(first) = gains.first() else {
+                return run.value(w);
+            };
+            if !node.try_keys(w, &mut run, &[first], ply) {
+                let n = gains.all(list);
+                node.try_keys(w, &mut run, &list[1..n], ply);
+            }
+            node
         }
-        let (gain, code) = unkey(list[i]);
-        let Some(m) = decode(code) else { continue };
-        node.seen += 1;
-        let v = -node.best_reply(w, m, gain, -run.alpha, ply + 1);
-        if run.take(w, ply, m, v) {
-            break;
+        None => {
+            let (mut node, n) = Node::scratch(&w.pos, reply, groups, list);
+            let list = &mut list[..n];
+            // The best placement alone first: most of these nodes cut on
+            // it, and the others pay for the sort.
+            if let Some(top) = (0..n).min_by_key(|&i| list[i]) {
+                list.swap(0, top);
+                if !node.try_keys(w, &mut run, &list[..1], ply) {
+                    list[1..].sort_unstable();
+                    node.try_keys(w, &mut run, &list[1..], ply);
+                }
+            }
+            node
         }
-    }
+    };
     // Counted once per node: a few dozen nodes, where the poll wants 1024.
-    w.count(node.seen);
+    w.count(std::mem::take(&mut node.seen));
     run.value(w)
 }
 
@@ -86,7 +87,7 @@ const OFFSET: i32 = 1 << 12;
 /// A placement and its gain as one integer ordering by decreasing gain,
 /// then increasing code: plain integers sort faster, in a fixed order.
 #[inline]
-fn key(gain: i32, m: Placement) -> u32 {
+pub fn key(gain: i32, m: Placement) -> u32 {
     !(((gain + OFFSET) as u32) << 9 | (511 - encode(m) as u32))
 }
 
@@ -101,8 +102,9 @@ fn unkey(k: u32) -> (i32, u16) {
 const KEPT: usize = 6;
 
 /// The opponent's best replies (gain, square) before the mover's
-/// placement, best first.
-struct Replies {
+/// placement, best first: by gain, then by square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replies {
     top: [(i32, Square); KEPT],
     len: usize,
 }
@@ -117,137 +119,125 @@ impl Default for Replies {
 }
 
 impl Replies {
-    fn offer(&mut self, g: i32, sq: Square) {
-        let mut i = self.len.min(KEPT - 1);
-        if self.len == KEPT && self.top[i].0 >= g {
-            return;
+    /// The best replies on `squares`, `gain` giving each one's gain.
+    pub fn best_of(gain: &[i32; 64], squares: Bitboard) -> Replies {
+        let mut replies = Replies::default();
+        in_order(gain, squares, |s| {
+            replies.top[replies.len] = (gain[s.index()], s);
+            replies.len += 1;
+            replies.len < KEPT
+        });
+        replies
+    }
+}
+
+/// Calls `f` with `squares` by decreasing `gain`, then increasing index,
+/// until it returns false: a bucket per gain, cheaper than a sort or than
+/// offering each square to a sorted list (whose compares mispredict).
+pub fn in_order(gain: &[i32; 64], squares: Bitboard, mut f: impl FnMut(Square) -> bool) {
+    // Gains stay within (-64, 64): a piece attacks at most 27 squares, and
+    // a blocker cuts at most 7 squares per line from sliders, plus one per
+    // King or Knight next to it.
+    const OFFSET: i32 = 63;
+    let mut buckets = [0u64; 128];
+    let (mut lo, mut hi) = (127, 0);
+    for s in squares {
+        let b = (OFFSET - gain[s.index()]) as usize;
+        buckets[b] |= 1 << s.index();
+        lo = lo.min(b);
+        hi = hi.max(b);
+    }
+    for &b in buckets.iter().take(hi + 1).skip(lo) {
+        for s in Bitboard(b) {
+            if !f(s) {
+                return;
+            }
         }
-        while i > 0 && self.top[i - 1].0 < g {
-            self.top[i] = self.top[i - 1];
-            i -= 1;
-        }
-        self.top[i] = (g, sq);
-        self.len = (self.len + 1).min(KEPT);
     }
 }
 
 /// What a two-left node knows of its empty squares before the mover's
 /// placement.
-struct Node {
+pub struct Node {
     reply: Piece,
     /// The mover's points minus the opponent's.
     base: i32,
-    occupied: Bitboard,
-    /// The squares of the opponent's pieces, and of the mover's.
-    theirs: Bitboard,
-    ours: Bitboard,
-    /// Pieces sliding along ranks and files, along diagonals.
-    lines: [Bitboard; 2],
+    /// The pieces, from the mover's view.
+    sides: Sides,
     /// The opponent's gain for `reply` on each empty square.
     gain: [i32; 64],
-    /// What a piece on each empty square would cost the opponent minus
-    /// what it would cost the mover (the points of the pieces it blocks).
-    loss: [i32; 64],
     replies: Replies,
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
     reached: u8,
-    /// Whether the reply or a piece the mover holds slides along ranks
-    /// and files, along diagonals.
-    sliders: [bool; 2],
     /// Nodes visited, for the worker's count.
     seen: u64,
 }
 
 impl Node {
-    /// The node of `pos`, the opponent's last piece being `reply`.
-    fn new(pos: &Position, reply: Piece, pieces: &[(Piece, Bitboard)]) -> Node {
-        let slides = |d| slides_along(reply, d) || pieces.iter().any(|g| slides_along(g.0, d));
-        let us = pos.side_to_move();
-        let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
-        let queens = of(Piece::Queen);
+    /// The node of a position with `sides`, `base` its difference, the
+    /// opponent's last piece being `reply`, its gains and best replies known.
+    pub fn new(sides: Sides, base: i32, reply: Piece, gain: [i32; 64], replies: Replies) -> Node {
         Node {
             reply,
-            base: pos.diff(),
-            occupied: pos.occupied(),
-            theirs: pos.pieces(us.flip()),
-            ours: pos.pieces(us),
-            lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
-            gain: [0; 64],
-            loss: loss_map(pos, us),
-            replies: Replies::default(),
+            base,
+            sides,
+            gain,
+            replies,
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
-            sliders: [slides(0), slides(2)],
             seen: 0,
         }
     }
 
-    /// Values the empty square `s`: records the opponent's gain there and
-    /// returns what a rook and a bishop there would attack (0 for a kind
-    /// of line no piece in hand slides along).
-    #[inline(always)]
-    fn scan(&mut self, s: Square) -> (i32, i32) {
-        let si = s.index();
-        let lines = (
-            if self.sliders[0] {
-                rook_points(self.occupied, s)
-            } else {
-                0
-            },
-            if self.sliders[1] {
-                bishop_points(self.occupied, s)
-            } else {
-                0
-            },
-        );
-        let gain = self.own(self.reply, s, lines) - self.loss[si];
-        self.gain[si] = gain;
-        self.replies.offer(gain, s);
-        lines
+    /// The node of `pos`, every square valued, and the keys of the mover's
+    /// placements (`groups`) in `list`, in no order; returns how many.
+    pub(super) fn scratch(
+        pos: &Position,
+        reply: Piece,
+        groups: &[(Piece, Bitboard)],
+        list: &mut [u32],
+    ) -> (Node, usize) {
+        let f = Frame::new(pos);
+        let mut gain = [0; 64];
+        let mut n = 0;
+        for sq in pos.empty() {
+            let si = sq.index();
+            gain[si] = f.own(reply, sq) - f.loss[si];
+            for &(piece, b) in groups {
+                if b.has(sq) {
+                    list[n] = key(f.gain(piece, sq), Placement::new(piece, sq));
+                    n += 1;
+                }
+            }
+        }
+        let replies = Replies::best_of(&gain, pos.empty());
+        (Node::new(f.sides, pos.diff(), reply, gain, replies), n)
     }
 
-    /// The points `piece` would earn on the empty square `s`, given what a
-    /// rook and a bishop there would attack.
-    #[inline(always)]
-    fn own(&self, piece: Piece, s: Square, (rook, bishop): (i32, i32)) -> i32 {
-        match piece {
-            Piece::King => (attacks::king(s) & !self.occupied).count() as i32,
-            Piece::Queen => rook + bishop,
-            Piece::Rook => rook,
-            Piece::Bishop => bishop,
-            Piece::Knight => (attacks::knight(s) & !self.occupied).count() as i32,
-        }
+    /// Do both nodes know the same (for tests)?
+    #[cfg(test)]
+    pub fn same(&self, other: &Node) -> bool {
+        let empty = !self.sides.occupied;
+        self.reply == other.reply
+            && self.base == other.base
+            && self.sides == other.sides
+            && self.replies == other.replies
+            && { empty }.all(|s| self.gain[s.index()] == other.gain[s.index()])
     }
 
-    /// The empty squares along each ray from the empty square `t`, and whose
-    /// loss the first piece along it would be if it slides along that line:
-    /// +1 the opponent's (a gain for the opponent when it shrinks), -1 the
-    /// mover's, 0 no such piece.
-    fn rays(&self, t: Square) -> ([i32; 8], [i32; 8]) {
-        let ti = t.index();
-        let occ = self.occupied.0;
-        let mut runs = [0i32; 8];
-        let mut signs = [0i32; 8];
-        for d in 0..4 {
-            let (up_ray, down_ray) = (RAYS[d][ti], RAYS[d + 4][ti]);
-            let (up, down) = (up_ray & occ, down_ray & occ);
-            // The first blocker upwards is the lowest bit, downwards the highest.
-            let up_first = up & up.wrapping_neg();
-            let below = if down == 0 {
-                0
-            } else {
-                u64::MAX >> down.leading_zeros()
-            };
-            let down_first = below ^ (below >> 1);
-            runs[d] = (up_ray & up_first.wrapping_sub(1)).count_ones() as i32;
-            runs[d + 4] = (down_ray & !below).count_ones() as i32;
-            let line = self.lines[d / 2].0;
-            let (theirs, ours) = (line & self.theirs.0, line & self.ours.0);
-            signs[d] = (theirs & up_first != 0) as i32 - (ours & up_first != 0) as i32;
-            signs[d + 4] = (theirs & down_first != 0) as i32 - (ours & down_first != 0) as i32;
+    /// Tries the placements of `keys` in turn; true once one reaches beta.
+    fn try_keys(&mut self, w: &mut Worker, run: &mut Running, keys: &[u32], ply: usize) -> bool {
+        for &k in keys {
+            let (gain, code) = unkey(k);
+            let Some(m) = decode(code) else { continue };
+            self.seen += 1;
+            let v = -self.best_reply(w, m, gain, -run.alpha, ply + 1);
+            if run.take(w, ply, m, v) {
+                return true;
+            }
         }
-        (runs, signs)
+        false
     }
 
     /// The best reply (gain, square) that a placement on `t` does not
@@ -258,8 +248,8 @@ impl Node {
             let (g, u) = self.replies.top[i];
             if self.reached & 1 << i == 0 {
                 self.reached |= 1 << i;
-                self.reach[i] = attacks::rook(u, self.occupied)
-                    | attacks::bishop(u, self.occupied)
+                self.reach[i] = attacks::rook(u, self.sides.occupied)
+                    | attacks::bishop(u, self.sides.occupied)
                     | attacks::knight(u)
                     | Bitboard::from_square(u);
             }
@@ -267,11 +257,11 @@ impl Node {
                 return Some((g, u));
             }
         }
-        let touched = attacks::rook(t, self.occupied)
-            | attacks::bishop(t, self.occupied)
+        let touched = attacks::rook(t, self.sides.occupied)
+            | attacks::bishop(t, self.sides.occupied)
             | attacks::knight(t)
             | Bitboard::from_square(t);
-        (!self.occupied & !touched)
+        (!self.sides.occupied & !touched)
             .map(|s| (self.gain[s.index()], s))
             .fold(None, |b, x| match b {
                 Some(b) if b.0 > x.0 => Some(b),
@@ -340,7 +330,7 @@ impl Node {
     fn touched(&self, m: Placement, mut f: impl FnMut(i32, usize)) {
         let ti = m.square.index();
         let (reply, piece) = (self.reply, m.piece);
-        let (run, sign) = self.rays(m.square);
+        let (run, sign) = self.sides.rays(m.square);
         let king_step = (piece == Piece::King) as i32 - (reply == Piece::King) as i32;
         for e in 0..8 {
             let o = e ^ 4;
@@ -362,7 +352,7 @@ impl Node {
             }
         }
         let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
-        for s in attacks::knight(m.square) & !self.occupied {
+        for s in attacks::knight(m.square) & !self.sides.occupied {
             f(self.gain[s.index()] + knight_step, s.index());
         }
     }
@@ -393,6 +383,47 @@ mod tests {
     use super::*;
     use crate::variant::Variant;
 
+    #[test]
+    fn in_order_goes_by_gain_then_square() {
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..500 {
+            let squares = Bitboard(rng.next() | rng.next());
+            let mut gain = [0; 64];
+            for g in gain.iter_mut() {
+                *g = rng.below(127) as i32 - 63;
+            }
+            let mut got = Vec::new();
+            in_order(&gain, squares, |s| {
+                got.push(s.index());
+                true
+            });
+            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
+            want.sort();
+            assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn best_replies_are_the_best_gains_then_the_lowest_squares() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..500 {
+            let squares = Bitboard(rng.next() & rng.next());
+            let mut gain = [0; 64];
+            for g in gain.iter_mut() {
+                *g = rng.below(127) as i32 - 63;
+            }
+            let r = Replies::best_of(&gain, squares);
+            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
+            want.sort();
+            want.truncate(KEPT);
+            let got: Vec<_> = r.top[..r.len]
+                .iter()
+                .map(|&(g, s)| (-g, s.index()))
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
+
     /// The node's scan agrees with `square_delta`, and the gains after each
     /// placement, from its rays, equal a scan of the position after playing
     /// it, in random `open` positions.
@@ -408,17 +439,11 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let all = Piece::ALL.map(|p| (p, Bitboard::EMPTY));
-                let mut node = Node::new(&pos, reply, &all);
+                let mut list = [0; MAX_MOVES];
+                let (node, _) = Node::scratch(&pos, reply, &[], &mut list);
                 for sq in pos.empty() {
-                    let lines = node.scan(sq);
                     let sd = pos.square_delta(sq);
-                    for p in Piece::ALL {
-                        assert_eq!(node.own(p, sq, lines), sd.own[p.index()]);
-                    }
                     assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
-                    let ours = sd.gain(Piece::Knight, us.index()) - sd.own[Piece::Knight.index()];
-                    assert_eq!(node.loss[sq.index()], ours);
                 }
                 for piece in Piece::ALL {
                     for t in pos.empty() {

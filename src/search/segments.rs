@@ -78,8 +78,7 @@ pub fn rook_points(occ: Bitboard, s: Square) -> i32 {
     let (f, r) = (s.file() as usize, s.rank() as usize);
     let rank = (occ >> (8 * r)) as u8;
     // The file's bits, rank by rank, shifted to distinct places of the top byte.
-    let file =
-        (((occ >> f) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let file = file_byte(occ, f);
     SEGMENT[rank as usize][f] as i32 + SEGMENT[file as usize][r] as i32 - 2
 }
 
@@ -90,6 +89,47 @@ pub fn bishop_points(occ: Bitboard, s: Square) -> i32 {
     let diag = gather(occ & DIAGONALS[0][i]) | OUTSIDE[0][i];
     let anti = gather(occ & DIAGONALS[1][i]) | OUTSIDE[1][i];
     SEGMENT[diag as usize][f] as i32 + SEGMENT[anti as usize][f] as i32 - 2
+}
+
+/// What a rook and a bishop would attack on each empty square, given the
+/// occupied squares `occ` (no meaning on occupied squares): each line's
+/// segments read once for all its squares, where [`rook_points`] and
+/// [`bishop_points`] read two lines per square.
+pub fn slider_points(occ: Bitboard) -> ([i8; 64], [i8; 64]) {
+    let occ = occ.0;
+    let mut rook = [0i8; 64];
+    let mut bishop = [0i8; 64];
+    let mut diag = [0u8; 15];
+    let mut anti = [0u8; 15];
+    for i in 0..8 {
+        // The squares of the i-th file, and the first square of each
+        // diagonal and anti-diagonal (those of rank 0 and of file 0 or 7).
+        let rank = &SEGMENT[(occ >> (8 * i)) as u8 as usize];
+        for f in 0..8 {
+            rook[8 * i + f] = rank[f] as i8 - 2;
+        }
+        let (low, high) = (i, 8 * i);
+        diag[7 + i] = gather(occ & DIAGONALS[0][low]) | OUTSIDE[0][low];
+        diag[7 - i] = gather(occ & DIAGONALS[0][high]) | OUTSIDE[0][high];
+        anti[i] = gather(occ & DIAGONALS[1][low]) | OUTSIDE[1][low];
+        anti[7 + i] = gather(occ & DIAGONALS[1][high + 7]) | OUTSIDE[1][high + 7];
+    }
+    for f in 0..8 {
+        let file = &SEGMENT[file_byte(occ, f) as usize];
+        for r in 0..8 {
+            rook[8 * r + f] += file[r] as i8;
+            let (d, a) = (7 + f - r, f + r);
+            bishop[8 * r + f] =
+                (SEGMENT[diag[d] as usize][f] + SEGMENT[anti[a] as usize][f]) as i8 - 2;
+        }
+    }
+    (rook, bishop)
+}
+
+/// The occupancy of file `f`, rank by rank.
+#[inline(always)]
+fn file_byte(occ: u64, f: usize) -> u8 {
+    (((occ >> f) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// The points `piece` would earn on the empty square `s`.
@@ -121,6 +161,9 @@ mod tests {
                 for p in Piece::ALL {
                     assert_eq!(own_points(occ, p, s), points(p));
                 }
+                let (rook, bishop) = slider_points(occ);
+                assert_eq!(rook[s.index()] as i32, points(Piece::Rook));
+                assert_eq!(bishop[s.index()] as i32, points(Piece::Bishop));
             }
         }
     }

@@ -6,11 +6,13 @@ pub use super::shared::Shared;
 use super::eval::evaluate;
 use super::history::Tables;
 use super::moves::Picker;
+use super::open_three::Three;
 use super::tt::TtBound;
 use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
 use crate::position::Position;
 use crate::symmetry;
 use crate::types::Placement;
+use crate::variant::Variant;
 use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -110,6 +112,9 @@ pub struct Worker<'a> {
     /// The principal variation per ply from the root.
     pv: [[Option<Placement>; 17]; 18],
     pv_len: [usize; 18],
+    /// The squares of the last `open` node with three plies left, which its
+    /// children patch instead of valuing every square again.
+    pub three: Box<Three>,
 }
 
 impl<'a> Worker<'a> {
@@ -126,6 +131,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv: [[None; 17]; 18],
             pv_len: [0; 18],
+            three: Box::default(),
         }
     }
 
@@ -287,6 +293,9 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
+        if left == 3 && self.pos.variant() == Variant::Open {
+            self.three.set(&self.pos);
+        }
         let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
         let v = self.moves(
             depth,
@@ -328,9 +337,8 @@ impl<'a> Worker<'a> {
         let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
-        let mut prefetched = false;
         loop {
-            let (m, may_defer) = match picker.pick(&self.pos, self.tables) {
+            let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
                 None if next_later < n_later => {
                     next_later += 1;
@@ -344,13 +352,11 @@ impl<'a> Worker<'a> {
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
             }
-            if !prefetched && left >= 3 && picker.scored() {
-                // Neither the table move nor the killer cut: most likely
-                // every child will be searched, so their table entries are
-                // loaded while the first ones are.
-                prefetched = true;
+            if left >= 3 {
+                // The children most likely all searched: their table
+                // entries are loaded while the ones before them are searched.
                 let side = self.pos.side_to_move();
-                for c in picker.rest() {
+                for c in picker.to_load() {
                     let key = self.pos.piece_hash() ^ zobrist::piece(side, c.piece, c.square);
                     self.shared.tt.prefetch(key);
                 }

@@ -1,0 +1,340 @@
+//! What each empty square of a position offers a placement: the points a
+//! rook and a bishop there would earn, and what a blocker there would cost
+//! each side (the loss map). A child's frame follows from its parent's by
+//! patching the squares its placement touches (those on its rays and a
+//! knight's jump away), so a node with three plies left values its
+//! children's squares once, where each child scanned them all again.
+
+use super::losses::loss_map;
+use super::segments::slider_points;
+use crate::attacks::{self, DIRECTIONS, RAYS, slides_along};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Piece, Placement, Square};
+use crate::zobrist;
+
+/// The pieces of one position as the rays from a square see them, from
+/// its side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// Occupied squares.
+    pub occupied: Bitboard,
+    /// The side to move's pieces.
+    pub ours: Bitboard,
+    /// The opponent's pieces.
+    pub theirs: Bitboard,
+    /// Pieces of both sides sliding along ranks and files, along diagonals.
+    pub lines: [Bitboard; 2],
+}
+
+impl Sides {
+    /// The sides of `pos`.
+    pub fn new(pos: &Position) -> Sides {
+        let us = pos.side_to_move();
+        let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
+        let queens = of(Piece::Queen);
+        Sides {
+            occupied: pos.occupied(),
+            ours: pos.pieces(us),
+            theirs: pos.pieces(us.flip()),
+            lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
+        }
+    }
+
+    /// The sides after the side to move places `m` (on an empty square).
+    #[inline]
+    pub fn after(&self, m: Placement) -> Sides {
+        let bb = Bitboard::from_square(m.square);
+        let line = |d: usize| {
+            if slides_along(m.piece, d) {
+                self.lines[d / 2] | bb
+            } else {
+                self.lines[d / 2]
+            }
+        };
+        Sides {
+            occupied: self.occupied | bb,
+            ours: self.theirs,
+            theirs: self.ours | bb,
+            lines: [line(0), line(2)],
+        }
+    }
+
+    /// The empty squares along each ray from the empty square `t`, and whose
+    /// loss the first piece along it would be if it slides along that line:
+    /// +1 the opponent's, -1 the side to move's, 0 no such piece.
+    #[inline]
+    pub fn rays(&self, t: Square) -> ([i32; 8], [i32; 8]) {
+        let ti = t.index();
+        let occ = self.occupied.0;
+        let mut runs = [0i32; 8];
+        let mut signs = [0i32; 8];
+        for d in 0..4 {
+            let (up_ray, down_ray) = (RAYS[d][ti], RAYS[d + 4][ti]);
+            let (up, down) = (up_ray & occ, down_ray & occ);
+            // The first blocker upwards is the lowest bit, downwards the highest.
+            let up_first = up & up.wrapping_neg();
+            let below = if down == 0 {
+                0
+            } else {
+                u64::MAX >> down.leading_zeros()
+            };
+            let down_first = below ^ (below >> 1);
+            runs[d] = (up_ray & up_first.wrapping_sub(1)).count_ones() as i32;
+            runs[d + 4] = (down_ray & !below).count_ones() as i32;
+            let line = self.lines[d / 2].0;
+            let (theirs, ours) = (line & self.theirs.0, line & self.ours.0);
+            signs[d] = (theirs & up_first != 0) as i32 - (ours & up_first != 0) as i32;
+            signs[d + 4] = (theirs & down_first != 0) as i32 - (ours & down_first != 0) as i32;
+        }
+        (runs, signs)
+    }
+
+    /// Calls `f(s, loss, cut)` for each empty square `s` that placing `m`
+    /// touches: `loss` is the change of [`loss_map`] at `s` for the side to
+    /// move once it has placed `m` (the map changes sides: the new value is
+    /// `loss` minus the old one), `cut[i]` what `pieces[i]` on `s` would
+    /// attack less.
+    ///
+    /// A square `s`, `k` steps from `t = m.square` in direction `e`, changes
+    /// only along that line: a slider through it sees `t` and what lies
+    /// beyond no more; the slider beyond `s` loses as much to a blocker on
+    /// `s`, the one beyond `t` nothing any more, and `m`'s piece the rest of
+    /// the ray if it slides along it (or `s` if it is a King a step away).
+    #[inline(always)]
+    pub fn touched(
+        &self,
+        m: Placement,
+        pieces: [Piece; 2],
+        mut f: impl FnMut(usize, i32, [i32; 2]),
+    ) {
+        let t = m.square;
+        let (run, sign) = self.rays(t);
+        let king = |p: Piece| (p == Piece::King) as i32;
+        let king_step = king(m.piece);
+        let kings = pieces.map(king);
+        for e in 0..8 {
+            let o = e ^ 4;
+            let far = 1 + run[o];
+            let per = sign[o] + slides_along(m.piece, e) as i32;
+            let cut = pieces.map(|p| if slides_along(p, e) { far } else { 0 });
+            let (df, dr) = DIRECTIONS[e];
+            let step = df as isize + 8 * dr as isize;
+            let len = run[e];
+            let fixed = sign[e] * far;
+            let mut s = t.index() as isize;
+            for k in 1..=len {
+                s += step;
+                let x = 1 + len - k;
+                if k == 1 {
+                    let loss = fixed + per * x + king_step;
+                    f(s as usize, loss, [cut[0] + kings[0], cut[1] + kings[1]]);
+                } else {
+                    f(s as usize, fixed + per * x, cut);
+                }
+            }
+        }
+        let knight = |p: Piece| (p == Piece::Knight) as i32;
+        let (loss, cut) = (knight(m.piece), pieces.map(knight));
+        for s in attacks::knight(t) & !self.occupied {
+            f(s.index(), loss, cut);
+        }
+    }
+}
+
+/// The squares of one position, from its side to move's view.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The position's piece hash, to tell another position at once; the
+    /// frame describes a position only if the whole boards agree
+    /// ([`Frame::describes`]).
+    hash: u64,
+    /// The side to move.
+    side: Color,
+    /// The pieces.
+    pub sides: Sides,
+    /// The Kings and the Knights of both sides (with `sides`, the board).
+    leapers: [Bitboard; 2],
+    /// What a rook, a bishop would attack on each empty square.
+    rook: [i8; 64],
+    bishop: [i8; 64],
+    /// [`loss_map`] for the side to move.
+    pub loss: [i32; 64],
+}
+
+/// The Kings and the Knights of both sides.
+fn leapers(pos: &Position) -> [Bitboard; 2] {
+    let both = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
+    [both(Piece::King), both(Piece::Knight)]
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            hash: 0,
+            side: Color::White,
+            sides: Sides {
+                occupied: Bitboard(!0),
+                ours: Bitboard::EMPTY,
+                theirs: Bitboard::EMPTY,
+                lines: [Bitboard::EMPTY; 2],
+            },
+            leapers: [Bitboard::EMPTY; 2],
+            rook: [0; 64],
+            bishop: [0; 64],
+            loss: [0; 64],
+        }
+    }
+}
+
+impl Frame {
+    /// The frame of `pos`.
+    pub fn new(pos: &Position) -> Frame {
+        let mut f = Frame::default();
+        f.set(pos);
+        f
+    }
+
+    /// Makes this the frame of `pos`.
+    pub fn set(&mut self, pos: &Position) {
+        let us = pos.side_to_move();
+        let occ = pos.occupied();
+        self.hash = pos.piece_hash();
+        self.side = us;
+        self.sides = Sides::new(pos);
+        self.leapers = leapers(pos);
+        (self.rook, self.bishop) = slider_points(occ);
+        self.loss = loss_map(pos, us);
+    }
+
+    /// Is this the frame of `pos`?
+    #[inline]
+    pub fn describes(&self, pos: &Position) -> bool {
+        self.hash == pos.piece_hash()
+            && self.side == pos.side_to_move()
+            && self.sides == Sides::new(pos)
+            && self.leapers == leapers(pos)
+    }
+
+    /// Is this the frame of the position before `pos`'s last placement?
+    #[inline]
+    pub fn describes_parent_of(&self, pos: &Position) -> Option<Placement> {
+        let m = pos.last_placement()?;
+        let bb = Bitboard::from_square(m.square);
+        let them = pos.side_to_move().flip();
+        let parent = pos.piece_hash() ^ zobrist::piece(them, m.piece, m.square);
+        let placed = |p| if m.piece == p { bb } else { Bitboard::EMPTY };
+        let leapers_after = [
+            self.leapers[0] | placed(Piece::King),
+            self.leapers[1] | placed(Piece::Knight),
+        ];
+        (self.hash == parent
+            && self.side == them
+            && !self.sides.occupied.has(m.square)
+            && self.sides.after(m) == Sides::new(pos)
+            && leapers_after == leapers(pos))
+        .then_some(m)
+    }
+
+    /// The points `piece` would earn on the empty square `s`.
+    #[inline(always)]
+    pub fn own(&self, piece: Piece, s: Square) -> i32 {
+        let (rook, bishop) = (self.rook[s.index()] as i32, self.bishop[s.index()] as i32);
+        match piece {
+            Piece::King => (attacks::king(s) & !self.sides.occupied).count() as i32,
+            Piece::Queen => rook + bishop,
+            Piece::Rook => rook,
+            Piece::Bishop => bishop,
+            Piece::Knight => (attacks::knight(s) & !self.sides.occupied).count() as i32,
+        }
+    }
+
+    /// The side to move's gain for `piece` on the empty square `s`.
+    #[inline(always)]
+    pub fn gain(&self, piece: Piece, s: Square) -> i32 {
+        self.own(piece, s) + self.loss[s.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    /// Positions that only a hash collision would confuse: the same
+    /// squares and colours, one piece of another kind.
+    #[test]
+    fn a_frame_tells_boards_apart_beyond_the_hash() {
+        let v = Variant::Open;
+        let a = Position::from_fen("k6n/6r1/2R2b2/4q3/3K4/2R5/1B6/N7 w a8", v).unwrap();
+        let b = Position::from_fen("k6n/6r1/2R2n2/4q3/3K4/2R5/1B6/N7 w a8", v).unwrap();
+        let mut f = Frame::new(&a);
+        assert!(f.describes(&a));
+        f.hash = b.piece_hash();
+        assert!(!f.describes(&b));
+        let m = Placement::new(Piece::Knight, Square::from_index(7));
+        let (mut ca, mut cb) = (a.clone(), b.clone());
+        ca.play(m);
+        cb.play(m);
+        let mut f = Frame::new(&a);
+        assert_eq!(f.describes_parent_of(&ca), Some(m));
+        f.hash = b.piece_hash();
+        assert_eq!(f.describes_parent_of(&cb), None);
+    }
+
+    /// A frame agrees with a scan of each square, and what a placement
+    /// touches, patched into its frame, gives the frame of the child
+    /// played, in random positions.
+    #[test]
+    fn touched_squares_patch_a_frame_into_its_child() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for v in [Variant::Open, Variant::Standard, Variant::Original] {
+            for _ in 0..60 {
+                let mut pos = Position::new(v);
+                let plies = rng.below(15) as u8;
+                while pos.ply() < plies {
+                    let moves = pos.legal_moves().to_vec();
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+                let f = Frame::new(&pos);
+                assert!(f.describes(&pos));
+                let us = pos.side_to_move().index();
+                for s in pos.empty() {
+                    let sd = pos.square_delta(s);
+                    for p in Piece::ALL {
+                        assert_eq!(f.gain(p, s), sd.gain(p, us), "{} {p:?} {s}", pos.fen());
+                    }
+                }
+                for m in pos.legal_moves().iter() {
+                    let mut child = pos.clone();
+                    child.play(m);
+                    assert_eq!(f.describes_parent_of(&child), Some(m));
+                    let fresh = Frame::new(&child);
+                    assert_eq!(f.sides.after(m), fresh.sides);
+                    let mut loss = f.loss.map(|l| -l);
+                    let mut own = [[0; 64]; 5];
+                    for p in Piece::ALL {
+                        for s in child.empty() {
+                            own[p.index()][s.index()] = f.own(p, s);
+                        }
+                    }
+                    for p in Piece::ALL {
+                        f.sides.touched(m, [p, Piece::King], |s, d, cut| {
+                            if p == Piece::King {
+                                loss[s] += d;
+                            }
+                            own[p.index()][s] -= cut[0];
+                        });
+                    }
+                    for s in child.empty() {
+                        assert_eq!(loss[s.index()], fresh.loss[s.index()], "{m} loss {s}");
+                        for p in Piece::ALL {
+                            let want = fresh.own(p, s);
+                            assert_eq!(own[p.index()][s.index()], want, "{m} {p:?} {s}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
