@@ -6,6 +6,7 @@
 //! that may land on the square (and, on the second to last ply, the `play`).
 
 use super::moves::{MAX_MOVES, decode, encode};
+use super::replies::Replies;
 use super::scan::Best;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
@@ -298,14 +299,44 @@ impl Two {
             .take(w, self.ply, Placement::new(self.piece, t), worst)
     }
 
-    /// The placements not tried yet, by decreasing gain.
+    /// Tries White's piece on `t` (gaining `g`) against every King reply
+    /// valued from `r`; true if it reaches beta.
+    #[inline]
+    fn try_mapped(&mut self, w: &mut Worker, r: &Replies, t: Square, g: i32) -> bool {
+        self.seen += 1;
+        let mut worst = INFINITE;
+        let mut worst_k = None;
+        for k in attacks::king(t) & self.empty {
+            // The direction from `t` to `k`, from the step between them.
+            let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+            self.seen += 1;
+            let v = (self.base + g - r.king(t, k, e)) * SCALE;
+            if v < worst {
+                worst = v;
+                worst_k = Some(k);
+                if v <= self.run.alpha {
+                    break;
+                }
+            }
+        }
+        // Rule 4 leaves every White placement a neighbour for the King.
+        let Some(k) = worst_k else { return false };
+        w.leaf_line(self.ply + 1, Placement::new(Piece::King, k));
+        self.run
+            .take(w, self.ply, Placement::new(self.piece, t), worst)
+    }
+
+    /// The placements not tried yet, by decreasing gain, valued from one
+    /// loss map rather than a scan per square: most of these nodes try them
+    /// all.
     fn finish(&mut self, w: &mut Worker) -> Value {
         // (gain + OFFSET) << 6 | square: sorting plain integers is cheaper.
         const OFFSET: i32 = 1 << 12;
+        let r = Replies::new(&w.pos, self.piece);
         let mut list = [0u32; 64];
         let mut len = 0;
         for t in self.rest {
-            let g = self.gain(w, t);
+            let g = r.gain(t);
             list[len] = ((g + OFFSET) as u32) << 6 | t.index() as u32;
             len += 1;
         }
@@ -313,7 +344,7 @@ impl Two {
         list.sort_unstable();
         for &x in list.iter().rev() {
             let t = Square::from_index((x & 63) as usize);
-            if self.try_square(w, t, (x >> 6) as i32 - OFFSET) {
+            if self.try_mapped(w, &r, t, (x >> 6) as i32 - OFFSET) {
                 let [first, _] = w.tables.killers;
                 if first != Some(t) {
                     w.tables.killers = [Some(t), first];

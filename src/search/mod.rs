@@ -11,6 +11,7 @@ mod history;
 mod losses;
 pub mod moves;
 mod open_end;
+mod replies;
 mod root;
 mod scan;
 mod segments;
