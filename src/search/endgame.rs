@@ -332,7 +332,7 @@ impl Two {
     fn finish(&mut self, w: &mut Worker) -> Value {
         // (gain + OFFSET) << 6 | square: sorting plain integers is cheaper.
         const OFFSET: i32 = 1 << 12;
-        let r = Replies::new(&w.pos, self.piece);
+        let r = Replies::new(&w.pos, self.piece, w.losses.update(&w.pos));
         let mut list = [0u32; 64];
         let mut len = 0;
         for t in self.rest {

@@ -8,6 +8,7 @@ pub mod eval;
 mod frontier;
 mod go;
 mod history;
+mod kept_losses;
 mod losses;
 pub mod moves;
 mod open_end;

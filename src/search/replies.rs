@@ -5,7 +5,6 @@
 //! node that tries every target (most do: upper-bound proofs) scans about
 //! twenty squares, where the map costs a few scans once.
 
-use super::losses::loss_map;
 use super::segments::own_points;
 use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal};
 use crate::bitboard::Bitboard;
@@ -27,8 +26,8 @@ struct End {
 /// to place `piece`.
 pub struct Replies {
     /// By empty square: White's points taken from Black minus its own
-    /// points lost by a blocker there ([`loss_map`]).
-    loss: [i32; 64],
+    /// points lost by a blocker there ([`super::kept_losses::KeptLosses`]).
+    loss: [i8; 64],
     occupied: Bitboard,
     empty: Bitboard,
     white: u64,
@@ -38,12 +37,13 @@ pub struct Replies {
 }
 
 impl Replies {
-    /// The map of the current position, White to place `piece` (its last).
-    pub fn new(pos: &Position, piece: Piece) -> Replies {
+    /// The current position, White to place `piece` (its last), and its
+    /// loss map.
+    pub fn new(pos: &Position, piece: Piece, loss: &[i8; 64]) -> Replies {
         let of = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
         let queens = of(Piece::Queen);
         Replies {
-            loss: loss_map(pos, Color::White),
+            loss: *loss,
             occupied: pos.occupied(),
             empty: pos.empty(),
             white: pos.pieces(Color::White).0,
@@ -56,7 +56,7 @@ impl Replies {
     /// empty square `t`.
     #[inline]
     pub fn gain(&self, t: Square) -> i32 {
-        own_points(self.occupied, self.piece, t) + self.loss[t.index()]
+        own_points(self.occupied, self.piece, t) + self.loss[t.index()] as i32
     }
 
     /// The run from the empty square `s` in direction `d` and the slider
@@ -103,7 +103,7 @@ impl Replies {
             _ => false,
         };
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] - 1
+        own - self.loss[k.index()] as i32 - 1
             + far.sign * near.run
             + near.sign * (1 + far.run)
             + if along { near.run } else { 0 }
@@ -114,6 +114,7 @@ impl Replies {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::kept_losses::KeptLosses;
     use crate::types::Placement;
     use crate::variant::Variant;
 
@@ -139,7 +140,7 @@ mod tests {
             let Some((piece, targets)) = moves.groups().next() else {
                 continue;
             };
-            let r = Replies::new(&pos, piece);
+            let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
             for t in targets {
                 let pl = Placement::new(piece, t);
                 assert_eq!(r.gain(t), played_gain(&pos, pl), "{} {pl}", pos.fen());

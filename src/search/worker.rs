@@ -5,6 +5,7 @@ pub use super::shared::Shared;
 
 use super::eval::evaluate;
 use super::history::Tables;
+use super::kept_losses::KeptLosses;
 use super::moves::Picker;
 use super::tt::TtBound;
 use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
@@ -97,6 +98,8 @@ pub struct Worker<'a> {
     /// The principal variation per ply from the root.
     pv: [[Option<Placement>; 17]; 18],
     pv_len: [usize; 18],
+    /// The loss map of the last `standard` node with two plies left.
+    pub losses: KeptLosses,
 }
 
 impl<'a> Worker<'a> {
@@ -113,6 +116,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv: [[None; 17]; 18],
             pv_len: [0; 18],
+            losses: KeptLosses::default(),
         }
     }
 
