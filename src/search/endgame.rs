@@ -223,13 +223,20 @@ impl Two {
         let r = self.replies(w);
         let mut list = [0u32; 64];
         let mut len = 0;
+        let mut top = 0;
         for t in rest {
             let g = r.gain(t);
             list[len] = ((g + OFFSET) as u32) << 6 | t.index() as u32;
+            top = top.max(list[len]);
             len += 1;
         }
         let list = &mut list[..len];
-        list.sort_unstable();
+        // If no gain reaches alpha before the King's reply (which nearly
+        // always gains), every target will most likely be tried: then
+        // their order does not matter.
+        if (self.base + (top >> 6) as i32 - OFFSET) * SCALE > self.run.alpha {
+            list.sort_unstable();
+        }
         for &x in list.iter().rev() {
             let t = Square::from_index((x & 63) as usize);
             if self.try_mapped(w, t, (x >> 6) as i32 - OFFSET) {
