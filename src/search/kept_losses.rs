@@ -97,23 +97,14 @@ fn step(d: usize) -> isize {
     f as isize + 8 * r as isize
 }
 
-/// The loss map of one position, [`super::losses::loss_map`] for White,
-/// but with a leaper's share on every square it attacks, occupied or not:
-/// then a square that empties needs no leaper recount.
-#[derive(Clone, Debug)]
+/// The loss maps of the last node and of its parent (the position before
+/// the last placement), each brought up to date from whichever is nearer:
+/// the parent serves the siblings that a node's parent tries in turn (one
+/// piece to add, where the last sibling's map has one to take back too).
+#[derive(Clone, Debug, Default)]
 pub struct KeptLosses {
-    map: [i8; 64],
-    board: Board,
-}
-
-impl Default for KeptLosses {
-    /// The empty board's map: all zero.
-    fn default() -> KeptLosses {
-        KeptLosses {
-            map: [0; 64],
-            board: Board::default(),
-        }
-    }
+    node: Map,
+    parent: Map,
 }
 
 impl KeptLosses {
@@ -121,10 +112,47 @@ impl KeptLosses {
     /// would take from Black minus those it would take from White.
     pub fn update(&mut self, pos: &Position) -> &[i8; 64] {
         let now = Board::of(pos);
+        if let Some(last) = pos.last_placement() {
+            let s = last.square.index();
+            let mut parent = now;
+            parent.toggle(s, now.piece_on(s));
+            let direct = self.node.board.changed(&now).count_ones();
+            if self.parent.board.changed(&parent).count_ones() < direct {
+                self.parent.bring(parent);
+                self.node.clone_from(&self.parent);
+            }
+        }
+        self.node.bring(now);
+        &self.node.map
+    }
+}
+
+/// The loss map of one position, [`super::losses::loss_map`] for White,
+/// but with a leaper's share on every square it attacks, occupied or not:
+/// then a square that empties needs no leaper recount.
+#[derive(Clone, Debug)]
+struct Map {
+    map: [i8; 64],
+    board: Board,
+}
+
+impl Default for Map {
+    /// The empty board's map: all zero.
+    fn default() -> Map {
+        Map {
+            map: [0; 64],
+            board: Board::default(),
+        }
+    }
+}
+
+impl Map {
+    /// Brings the map up to date for `now`.
+    fn bring(&mut self, now: Board) {
         let changed = self.board.changed(&now);
         if changed.count_ones() > MAX_CHANGES {
             self.afresh(now);
-            return &self.map;
+            return;
         }
         // Each piece that goes is valued on the board without it, as the
         // one that comes on the board before it.
@@ -138,7 +166,6 @@ impl KeptLosses {
             self.place(s.index(), pc, 1);
             self.board.toggle(s.index(), pc);
         }
-        &self.map
     }
 
     /// Adds (`apply` 1) or takes back (-1) what `piece` placed on the empty
