@@ -67,9 +67,10 @@ fn last(w: &mut Worker, beta: Value, ply: usize) -> (Value, Option<Placement>) {
 }
 
 /// A node with two plies left, searched in two steps: the killer alone
-/// ([`TwoNode::killer`]), then everything else ([`TwoNode::finish`]). The
-/// caller probes the table between them: the killer decides most of these
-/// nodes for less than a table miss costs.
+/// ([`TwoNode::killer`]), then everything else ([`TwoNode::finish`]). In
+/// the variants other than `standard` the caller probes the table between
+/// them: the killer decides most of these nodes for less than a table miss
+/// costs.
 pub struct TwoNode {
     moves: Moves,
     /// `standard`'s solver; `None` for the other variants.
