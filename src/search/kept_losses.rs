@@ -172,30 +172,43 @@ impl Map {
     /// square `s` changes: its own attacks, and the slider rays it cuts.
     fn place(&mut self, s: usize, (color, piece): (Color, Piece), apply: i32) {
         let occ = self.board.occupied();
-        let sign = apply * if color == Color::White { -1 } else { 1 };
-        self.attacks(s, piece, sign);
         let lines = self.board.lines();
+        let white = self.board.colors[0];
+        let sign = apply * if color == Color::White { -1 } else { 1 };
+        // The runs from `s` and the slider ending each (0 if none, else
+        // `apply` times its sign), found once for both passes below.
+        let mut runs = [0isize; 8];
+        let mut cuts = [0i32; 8];
         for d in 0..8 {
             let blockers = RAYS[d][s] & occ;
             if blockers == 0 {
+                runs[d] = RAY_LEN[d][s] as isize;
                 continue;
             }
             let b = first(d, blockers);
-            if lines[usize::from(!is_orthogonal(d))] >> b & 1 == 0 {
-                continue;
+            runs[d] = DISTANCE[s][b] as isize - 1;
+            if lines[usize::from(!is_orthogonal(d))] >> b & 1 != 0 {
+                cuts[d] = apply * if white >> b & 1 != 0 { -1 } else { 1 };
             }
-            // The slider on `b` reached `s` and `beyond` squares past it;
+        }
+        if matches!(piece, Piece::King | Piece::Knight) {
+            self.attacks(s, piece, sign);
+        } else {
+            for d in (0..8).filter(|&d| slides_along(piece, d)) {
+                let len = runs[d];
+                for j in 1..=len {
+                    self.add(s as isize + j * step(d), sign * (len + 1 - j) as i32);
+                }
+            }
+        }
+        for d in (0..8).filter(|&d| cuts[d] != 0) {
+            // The slider beyond reached `s` and `beyond` squares past it;
             // now the squares between keep only themselves, and `s` and
             // the squares past it lose all.
-            let cut = apply
-                * if self.board.colors[0] >> b & 1 != 0 {
-                    -1
-                } else {
-                    1
-                };
-            let beyond = run(occ, s, d ^ 4) as isize;
+            let cut = cuts[d];
+            let beyond = runs[d ^ 4];
             let (up, down) = (step(d), step(d ^ 4));
-            for i in 1..=DISTANCE[s][b] as isize - 1 {
+            for i in 1..=runs[d] {
                 self.add(s as isize + i * up, -cut * (1 + beyond) as i32);
             }
             for i in 0..=beyond {
