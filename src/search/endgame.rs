@@ -4,17 +4,20 @@
 //!
 //! Both plies go square by square: one `square_delta` serves every piece
 //! that may land on the square (and, on the second to last ply, the `play`).
+//! In `standard` the second to last ply needs no scan at all: White's one
+//! piece and Black's King are valued from a loss map kept from the last
+//! such node ([`Replies`]).
 
 use super::moves::{MAX_MOVES, decode, encode};
+use super::replies::Replies;
 use super::scan::Best;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, is_orthogonal};
+use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
-use std::mem::MaybeUninit;
 
 /// `TOWARDS[k + 9 - t]`: the direction (of [`attacks::DIRECTIONS`]) from a
 /// square `k` to its neighbour `t`, by the step `k - t` in -9..=9.
@@ -64,9 +67,10 @@ fn last(w: &mut Worker, beta: Value, ply: usize) -> (Value, Option<Placement>) {
 }
 
 /// A node with two plies left, searched in two steps: the killer alone
-/// ([`TwoNode::killer`]), then everything else ([`TwoNode::finish`]). The
-/// caller probes the table between them: the killer decides most of these
-/// nodes for less than a table miss costs.
+/// ([`TwoNode::killer`]), then everything else ([`TwoNode::finish`]). In
+/// the variants other than `standard` the caller probes the table between
+/// them: the killer decides most of these nodes for less than a table miss
+/// costs.
 pub struct TwoNode {
     moves: Moves,
     /// `standard`'s solver; `None` for the other variants.
@@ -99,7 +103,7 @@ impl TwoNode {
 
     /// The value if a killer placement alone reaches beta. A killer that
     /// does not costs little: `finish` would have tried it anyway, and the
-    /// King replies scanned for it stay known.
+    /// loss map made for it serves the rest.
     #[inline]
     pub fn killer(&mut self, w: &mut Worker) -> Option<Value> {
         let n = self.standard.as_mut()?;
@@ -110,8 +114,9 @@ impl TwoNode {
                 continue;
             }
             n.rest.0 &= !Bitboard::from_square(t).0;
-            let g = n.gain(w, t);
-            if n.try_square(w, t, g) {
+            let r = n.replies(w);
+            let g = r.gain(t);
+            if n.try_mapped(w, t, g) {
                 cut = true;
                 break;
             }
@@ -134,62 +139,9 @@ impl TwoNode {
     }
 }
 
-/// What one scan of an empty square tells the node: what Black's King there
-/// would gain and needs to know of the rays (see [`Scan::king_value`]), and
-/// so also White's gain there ([`Two::gain`]). Most King squares are White's
-/// targets too, so one scan serves both roles.
-#[derive(Clone, Copy)]
-struct Scan {
-    king: i8,
-    run: [i8; 8],
-    slider: [u8; 8],
-}
-
-impl Scan {
-    #[inline(always)]
-    fn new(w: &Worker, s: Square) -> Scan {
-        let (sd, rays) = w.pos.square_rays(s);
-        Scan {
-            king: sd.gain(Piece::King, 1) as i8,
-            run: rays.run.map(|r| r as i8),
-            slider: rays.slider,
-        }
-    }
-
-    /// The King's gain on this square `k` once White's `piece` stands on the
-    /// neighbour of `k` in direction `d`, a square that was empty: the King
-    /// loses it; the line through `k` and that square now ends there on that
-    /// side (so the slider beyond no longer reaches `k`, and the one on the
-    /// other side only loses `k` itself); White's piece loses `k` and beyond
-    /// if it slides along that line, and `k` itself if it is a King.
-    #[inline]
-    fn king_value(&self, d: usize, piece: Piece) -> i32 {
-        let o = d ^ 4;
-        let signed = |c: u8, n: i32| match c {
-            1 => -n,
-            2 => n,
-            _ => 0,
-        };
-        let along = match piece {
-            Piece::Queen => true,
-            Piece::Rook => is_orthogonal(d),
-            Piece::Bishop => !is_orthogonal(d),
-            _ => false,
-        };
-        let beyond = 1 + self.run[o] as i32;
-        self.king as i32 - 1
-            + signed(self.slider[d], beyond)
-            + signed(self.slider[o], self.run[d] as i32)
-            + if along { beyond } else { 0 }
-            + (piece == Piece::King) as i32
-    }
-}
-
 /// The search of one `standard` node with two plies left: White places its
-/// one remaining piece, then Black's King must touch it. The King's reply
-/// is valued from a scan of its square before White's placement (shared by
-/// every White placement next to it, and by White's placement on that
-/// square), so nothing is played.
+/// one remaining piece, then Black's King must touch it. Both are valued
+/// from the node's loss map ([`Replies`]), so nothing is played.
 struct Two {
     piece: Piece,
     /// White's placements not tried yet.
@@ -198,10 +150,9 @@ struct Two {
     empty: Bitboard,
     run: Running,
     ply: usize,
-    /// Scans by square, written before `known` marks them: left
-    /// uninitialised, as clearing 1 KiB per node measured 2.5% of a solve.
-    scans: [MaybeUninit<Scan>; 64],
-    known: Bitboard,
+    /// Made on first use: a node whose killers are not legal needs it
+    /// only in `finish`.
+    replies: Option<Replies>,
     seen: u64,
 }
 
@@ -222,72 +173,37 @@ impl Two {
             empty: w.pos.empty(),
             run: Running::new(alpha, beta),
             ply,
-            scans: [const { MaybeUninit::uninit() }; 64],
-            known: Bitboard::EMPTY,
+            replies: None,
             seen: 0,
         }
     }
 
-    /// The scan of the empty square `s`, made on first use.
+    /// The node's [`Replies`], made on first use.
     #[inline]
-    fn scan(&mut self, w: &Worker, s: Square) -> &Scan {
-        if !self.known.has(s) {
-            self.scans[s.index()] = MaybeUninit::new(Scan::new(w, s));
-            self.known |= Bitboard::from_square(s);
-        }
-        // SAFETY: `known` holds `s`, so `scans[s]` was written above or before.
-        unsafe { self.scans[s.index()].assume_init_ref() }
-    }
-
-    /// White's gain for its piece on the empty square `t`, from the scan
-    /// made for the King: both lose the same points to the blocker on `t`
-    /// (White's gain is own - (lost White - lost Black), the King's
-    /// own - (lost Black - lost White)), so only the own points differ.
-    #[inline]
-    fn gain(&mut self, w: &Worker, t: Square) -> i32 {
-        let empty = self.empty;
+    fn replies(&mut self, w: &mut Worker) -> &Replies {
         let piece = self.piece;
-        let sc = self.scan(w, t);
-        let runs = |dirs: [usize; 4]| dirs.iter().map(|&d| sc.run[d] as i32).sum::<i32>();
-        let own = match piece {
-            Piece::King => (attacks::king(t) & empty).count() as i32,
-            Piece::Knight => (attacks::knight(t) & empty).count() as i32,
-            Piece::Rook => runs([0, 1, 4, 5]),
-            Piece::Bishop => runs([2, 3, 6, 7]),
-            Piece::Queen => runs([0, 1, 4, 5]) + runs([2, 3, 6, 7]),
-        };
-        own + (attacks::king(t) & empty).count() as i32 - sc.king as i32
+        self.replies
+            .get_or_insert_with(|| Replies::new(&w.pos, piece, w.losses.update(&w.pos)))
     }
 
-    /// Tries White's piece on `t` (gaining `g`) against every King reply;
-    /// true if it reaches beta.
+    /// Tries White's piece on `t` (gaining `g`) against every King reply
+    /// (after [`Two::replies`]); true if it reaches beta.
     #[inline]
-    fn try_square(&mut self, w: &mut Worker, t: Square, g: i32) -> bool {
+    fn try_mapped(&mut self, w: &mut Worker, t: Square, g: i32) -> bool {
         self.seen += 1;
+        let Some(r) = &self.replies else { return false };
         let mut worst = INFINITE;
         let mut worst_k = None;
-        // Replies already scanned first: one of them usually refutes `t`,
-        // and then the others need no scan.
-        let around = attacks::king(t) & self.empty;
-        'passes: for scanned in [true, false] {
-            let replies = if scanned {
-                around & self.known
-            } else {
-                around & !self.known
-            };
-            for k in replies {
-                // The direction from `k` to `t`, from the step between them.
-                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
-                self.seen += 1;
-                let piece = self.piece;
-                let kv = self.scan(w, k).king_value(d, piece);
-                let v = (self.base + g - kv) * SCALE;
-                if v < worst {
-                    worst = v;
-                    worst_k = Some(k);
-                    if v <= self.run.alpha {
-                        break 'passes;
-                    }
+        for k in attacks::king(t) & self.empty {
+            // The direction from `t` to `k`, from the step between them.
+            let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+            self.seen += 1;
+            let v = (self.base + g - r.king(t, k, e)) * SCALE;
+            if v < worst {
+                worst = v;
+                worst_k = Some(k);
+                if v <= self.run.alpha {
+                    break;
                 }
             }
         }
@@ -298,22 +214,33 @@ impl Two {
             .take(w, self.ply, Placement::new(self.piece, t), worst)
     }
 
-    /// The placements not tried yet, by decreasing gain.
+    /// The placements not tried yet, by decreasing gain, valued from one
+    /// loss map rather than a scan per square: most of these nodes try them
+    /// all.
     fn finish(&mut self, w: &mut Worker) -> Value {
         // (gain + OFFSET) << 6 | square: sorting plain integers is cheaper.
         const OFFSET: i32 = 1 << 12;
+        let rest = self.rest;
+        let r = self.replies(w);
         let mut list = [0u32; 64];
         let mut len = 0;
-        for t in self.rest {
-            let g = self.gain(w, t);
+        let mut top = 0;
+        for t in rest {
+            let g = r.gain(t);
             list[len] = ((g + OFFSET) as u32) << 6 | t.index() as u32;
+            top = top.max(list[len]);
             len += 1;
         }
         let list = &mut list[..len];
-        list.sort_unstable();
+        // If no gain reaches alpha before the King's reply (which nearly
+        // always gains), every target will most likely be tried: then
+        // their order does not matter.
+        if (self.base + (top >> 6) as i32 - OFFSET) * SCALE > self.run.alpha {
+            list.sort_unstable();
+        }
         for &x in list.iter().rev() {
             let t = Square::from_index((x & 63) as usize);
-            if self.try_square(w, t, (x >> 6) as i32 - OFFSET) {
+            if self.try_mapped(w, t, (x >> 6) as i32 - OFFSET) {
                 let [first, _] = w.tables.killers;
                 if first != Some(t) {
                     w.tables.killers = [Some(t), first];

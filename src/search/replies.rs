@@ -1,0 +1,169 @@
+//! `standard`'s last two plies without a scan per square: White's gain on
+//! each target from one loss map of the whole board, and Black's King reply
+//! next to a target from the same map and the one line through the target
+//! and the King. A scan of the eight rays costs some 300 instructions; a
+//! node that tries every target (most do: upper-bound proofs) scans about
+//! twenty squares, where the map, kept from node to node, costs about one
+//! scan per piece that differs (`kept_losses.rs`).
+
+use super::segments::own_points;
+use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Piece, Square};
+
+/// One end of the empty run from a square in one direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct End {
+    /// Empty squares before the first occupied one or the edge.
+    run: i32,
+    /// -1 if that piece is a White slider moving along this line, 1 if a
+    /// Black one, else 0: the sign of what the King gains when a blocker
+    /// between them stops it reaching the King's square.
+    sign: i32,
+}
+
+/// What the last two plies of a `standard` node need of its position, White
+/// to place `piece`.
+pub struct Replies {
+    /// By empty square: White's points taken from Black minus its own
+    /// points lost by a blocker there ([`super::kept_losses::KeptLosses`]).
+    loss: [i8; 64],
+    occupied: Bitboard,
+    empty: Bitboard,
+    white: u64,
+    /// Sliders along ranks and files, along diagonals (both colours).
+    lines: [u64; 2],
+    piece: Piece,
+}
+
+impl Replies {
+    /// The current position, White to place `piece` (its last), and its
+    /// loss map.
+    pub fn new(pos: &Position, piece: Piece, loss: &[i8; 64]) -> Replies {
+        let of = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
+        let queens = of(Piece::Queen);
+        Replies {
+            loss: *loss,
+            occupied: pos.occupied(),
+            empty: pos.empty(),
+            white: pos.pieces(Color::White).0,
+            lines: [(queens | of(Piece::Rook)).0, (queens | of(Piece::Bishop)).0],
+            piece,
+        }
+    }
+
+    /// White's gain (its points won minus Black's) for its piece on the
+    /// empty square `t`.
+    #[inline]
+    pub fn gain(&self, t: Square) -> i32 {
+        own_points(self.occupied, self.piece, t) + self.loss[t.index()] as i32
+    }
+
+    /// The run from the empty square `s` in direction `d` and the slider
+    /// that ends it.
+    #[inline(always)]
+    fn end(&self, s: Square, d: usize) -> End {
+        let si = s.index();
+        let blockers = RAYS[d][si] & self.occupied.0;
+        if blockers == 0 {
+            return End {
+                run: RAY_LEN[d][si] as i32,
+                sign: 0,
+            };
+        }
+        let b = if d < 4 {
+            blockers.trailing_zeros()
+        } else {
+            63 - blockers.leading_zeros()
+        } as usize;
+        let slider = self.lines[usize::from(!is_orthogonal(d))] >> b & 1;
+        let black = (self.white >> b & 1) ^ 1;
+        End {
+            run: DISTANCE[si][b] as i32 - 1,
+            sign: slider as i32 * (2 * black as i32 - 1),
+        }
+    }
+
+    /// Black's King's gain on the empty square `k` next to `t`, once White's
+    /// piece stands on `t` (`e` the direction from `t` to `k`). Before it,
+    /// the King there gains its empty neighbours less the map's loss; the
+    /// piece on `t` then takes one neighbour and changes only the line
+    /// through `t` and `k`: the slider beyond `t` no longer reaches `k` (nor
+    /// the run beyond `k`), the one beyond `k` now stops at `t`, and White's
+    /// piece, if it slides along that line, loses `k` and the run beyond.
+    #[inline]
+    pub fn king(&self, t: Square, k: Square, e: usize) -> i32 {
+        let far = self.end(t, e ^ 4);
+        // From `t` through `k`: the run beyond `k` is one shorter.
+        let near = self.end(t, e);
+        let along = match self.piece {
+            Piece::Queen => true,
+            Piece::Rook => is_orthogonal(e),
+            Piece::Bishop => !is_orthogonal(e),
+            _ => false,
+        };
+        let own = (crate::attacks::king(k) & self.empty).count() as i32;
+        own - self.loss[k.index()] as i32 - 1
+            + far.sign * near.run
+            + near.sign * (1 + far.run)
+            + if along { near.run } else { 0 }
+            + (self.piece == Piece::King) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::kept_losses::KeptLosses;
+    use crate::types::Placement;
+    use crate::variant::Variant;
+
+    /// The mover's gain for `pl`, played.
+    fn played_gain(pos: &Position, pl: Placement) -> i32 {
+        let mut p = pos.clone();
+        let before = p.diff();
+        p.play(pl);
+        -p.diff() - before
+    }
+
+    #[test]
+    fn gains_and_king_replies_match_play() {
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 2 {
+                let moves = pos.legal_moves().to_vec();
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            let moves = pos.legal_moves();
+            let Some((piece, targets)) = moves.groups().next() else {
+                continue;
+            };
+            let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
+            for t in targets {
+                let pl = Placement::new(piece, t);
+                assert_eq!(r.gain(t), played_gain(&pos, pl), "{} {pl}", pos.fen());
+                let mut after = pos.clone();
+                after.play(pl);
+                for k in crate::attacks::king(t) & pos.empty() {
+                    let e = (0..8)
+                        .find(|&e| {
+                            RAYS[e][t.index()] & crate::attacks::king(t).0 & 1 << k.index() != 0
+                        })
+                        .unwrap();
+                    let reply = Placement::new(Piece::King, k);
+                    assert_eq!(
+                        r.king(t, k, e),
+                        played_gain(&after, reply),
+                        "{} {pl} {reply}",
+                        pos.fen()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}
