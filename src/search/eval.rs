@@ -36,16 +36,18 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     ]
 }
 
-/// Points earned by `color`'s sliders.
+/// Points earned by `color`'s sliders: its points but its leapers' (a few
+/// table reads, where the sliders' would scan their rays).
 fn slider_points(pos: &Position, color: Color) -> i32 {
-    let occ = pos.occupied();
-    let mut n = 0;
-    for p in [Piece::Queen, Piece::Rook, Piece::Bishop] {
-        for sq in pos.pieces_of(color, p) {
-            n += (attacks::attacks(p, sq, occ) & !occ).count() as i32;
-        }
+    let empty = pos.empty();
+    let mut leapers = 0;
+    for sq in pos.pieces_of(color, Piece::King) {
+        leapers += (attacks::king(sq) & empty).count() as i32;
     }
-    n
+    for sq in pos.pieces_of(color, Piece::Knight) {
+        leapers += (attacks::knight(sq) & empty).count() as i32;
+    }
+    pos.points(color) - leapers
 }
 
 /// The index of a variant in the weight table.
@@ -89,6 +91,30 @@ pub struct Horizon {
     kings: crate::Bitboard,
     knights: crate::Bitboard,
     white: crate::Bitboard,
+    /// A child's value is `fixed + piece[p] + own[p] * (the points p earns)`
+    /// plus the square's terms: `loss` times the blockers' loss difference
+    /// (theirs minus ours) and `leapers` times the leapers' (ours minus theirs).
+    fixed: i32,
+    piece: [i32; 5],
+    own: [i32; 5],
+    loss: i32,
+    leapers: i32,
+}
+
+/// What [`Horizon::at`] found on one square: its children's values follow
+/// with a multiplication each.
+pub struct AtSquare {
+    own: [i32; 5],
+    value: i32,
+}
+
+impl AtSquare {
+    /// The value of placing `piece` here, equal to [`Horizon::child`]'s.
+    #[inline(always)]
+    pub fn child(&self, h: &Horizon, piece: Piece) -> Value {
+        let p = piece.index();
+        self.value + h.piece[p] + h.own[p] * self.own[p]
+    }
 }
 
 impl Horizon {
@@ -104,19 +130,61 @@ impl Horizon {
             base += w[2 + p.index()] * (pos.in_hand(them, p) as i32 - pos.in_hand(us, p) as i32);
         }
         let both = |p: Piece| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
+        let sliders = [
+            slider_points(pos, Color::White),
+            slider_points(pos, Color::Black),
+        ];
+        let diff = pos.diff();
+        let slides = |p: Piece| (p != Piece::King && p != Piece::Knight) as i32;
+        // `child` regrouped: terms of the node, of the piece, of the square.
+        let (fixed, piece, own, loss, leapers) = if tuned {
+            let ours_minus_theirs = sliders[us.index()] - sliders[them.index()];
+            (
+                -base + w[0] * diff + w[7] * ours_minus_theirs,
+                Piece::ALL.map(|p| -w[2 + p.index()]),
+                Piece::ALL.map(|p| w[0] + w[7] * slides(p)),
+                w[0] + w[7],
+                w[7],
+            )
+        } else {
+            (diff * SCALE, [0; 5], [SCALE; 5], SCALE, 0)
+        };
         Horizon {
             tuned,
             us: us.index(),
-            diff: pos.diff(),
+            diff,
             w,
             base,
-            sliders: [
-                slider_points(pos, Color::White),
-                slider_points(pos, Color::Black),
-            ],
+            sliders,
             kings: both(Piece::King),
             knights: both(Piece::Knight),
             white: pos.pieces(Color::White),
+            fixed,
+            piece,
+            own,
+            loss,
+            leapers,
+        }
+    }
+
+    /// The terms of the children on the empty square `sq`, `sd` being its
+    /// delta: one pass per square, whatever pieces may land there.
+    #[inline(always)]
+    pub fn at(&self, sq: Square, sd: &SquareDelta) -> AtSquare {
+        let (us, them) = (self.us, 1 - self.us);
+        let leapers = (attacks::king(sq) & self.kings) | (attacks::knight(sq) & self.knights);
+        let white = (leapers & self.white).count() as i32;
+        let black = leapers.count() as i32 - white;
+        let ours_minus_theirs = if us == 0 {
+            white - black
+        } else {
+            black - white
+        };
+        AtSquare {
+            own: sd.own,
+            value: self.fixed
+                + self.loss * (sd.loss[them] - sd.loss[us])
+                + self.leapers * ours_minus_theirs,
         }
     }
 
@@ -169,6 +237,32 @@ mod tests {
         assert_eq!(features(&again)[0], again.diff());
     }
 
+    /// Slider points from the points but the leapers' equal a scan of
+    /// the sliders' rays, in random positions.
+    #[test]
+    fn slider_points_equal_a_scan_of_the_rays() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for v in Variant::ALL {
+            for _ in 0..100 {
+                let mut pos = Position::new(v);
+                while !pos.is_over() {
+                    for color in [Color::White, Color::Black] {
+                        let occ = pos.occupied();
+                        let mut want = 0;
+                        for p in [Piece::Queen, Piece::Rook, Piece::Bishop] {
+                            for sq in pos.pieces_of(color, p) {
+                                want += (attacks::attacks(p, sq, occ) & !occ).count() as i32;
+                            }
+                        }
+                        assert_eq!(slider_points(&pos, color), want, "{}", pos.fen());
+                    }
+                    let moves = pos.legal_moves().to_vec();
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn horizon_children_equal_played_evaluations() {
         let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
@@ -182,7 +276,9 @@ mod tests {
                             let sd = pos.square_delta(m.square);
                             let mut child = pos.clone();
                             child.play(m);
-                            assert_eq!(h.child(m.piece, m.square, &sd), -evaluate(&child, tuned));
+                            let want = -evaluate(&child, tuned);
+                            assert_eq!(h.child(m.piece, m.square, &sd), want);
+                            assert_eq!(h.at(m.square, &sd).child(&h, m.piece), want);
                         }
                     }
                     let moves = pos.legal_moves().to_vec();
