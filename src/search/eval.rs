@@ -7,9 +7,10 @@
 //! square delta in constant time ([`Horizon`]), so the nodes just above the
 //! horizon score their children without playing them.
 
+use super::segments;
 use super::weights::WEIGHTS;
 use super::{SCALE, Value};
-use crate::attacks;
+use crate::attacks::{self, RAYS};
 use crate::position::{Position, SquareDelta};
 use crate::types::{Color, Piece, Square};
 use crate::variant::Variant;
@@ -99,9 +100,13 @@ pub struct Horizon {
     own: [i32; 5],
     loss: i32,
     leapers: i32,
+    occupied: crate::Bitboard,
+    theirs: crate::Bitboard,
+    /// Sliders of both sides along ranks and files, along diagonals.
+    lines: [crate::Bitboard; 2],
 }
 
-/// What [`Horizon::at`] found on one square: its children's values follow
+/// What [`Horizon::at_square`] found on one square: its children's values follow
 /// with a multiplication each.
 pub struct AtSquare {
     own: [i32; 5],
@@ -164,26 +169,68 @@ impl Horizon {
             own,
             loss,
             leapers,
+            occupied: pos.occupied(),
+            theirs: pos.pieces(them),
+            lines: [
+                both(Piece::Queen) | both(Piece::Rook),
+                both(Piece::Queen) | both(Piece::Bishop),
+            ],
         }
     }
 
-    /// The terms of the children on the empty square `sq`, `sd` being its
-    /// delta: one pass per square, whatever pieces may land there.
+    /// The terms of the children on the empty square `sq`, one pass per
+    /// square whatever pieces may land there, without its square delta:
+    /// the slider points from the segment tables, and a run measured only
+    /// behind a slider that a blocker on `sq` would cut (most rays end on
+    /// no such slider).
     #[inline(always)]
-    pub fn at(&self, sq: Square, sd: &SquareDelta) -> AtSquare {
-        let (us, them) = (self.us, 1 - self.us);
+    pub fn at_square(&self, sq: Square) -> AtSquare {
+        let occ = self.occupied;
+        let (o, si) = (occ.0, sq.index());
+        let rook = segments::rook_points(occ, sq);
+        let bishop = segments::bishop_points(occ, sq);
+        let own = [
+            (attacks::king(sq) & !occ).count() as i32,
+            rook + bishop,
+            rook,
+            bishop,
+            (attacks::knight(sq) & !occ).count() as i32,
+        ];
+        // The sliders' loss, theirs minus ours.
+        let mut sliders = 0;
+        for d in 0..4 {
+            let (up, down) = (RAYS[d][si] & o, RAYS[d + 4][si] & o);
+            let line = self.lines[d / 2].0;
+            let sign = |b: u64| if self.theirs.0 & b != 0 { 1 } else { -1 };
+            let up_first = up & up.wrapping_neg();
+            let down_first = if down == 0 {
+                0
+            } else {
+                1u64 << (63 - down.leading_zeros())
+            };
+            if line & up_first != 0 {
+                let run_down = (RAYS[d + 4][si] & !(down_first | down_first.saturating_sub(1)))
+                    .count_ones() as i32;
+                sliders += sign(up_first) * (1 + run_down);
+            }
+            if line & down_first != 0 {
+                let run_up = (RAYS[d][si] & up_first.wrapping_sub(1)).count_ones() as i32;
+                sliders += sign(down_first) * (1 + run_up);
+            }
+        }
         let leapers = (attacks::king(sq) & self.kings) | (attacks::knight(sq) & self.knights);
         let white = (leapers & self.white).count() as i32;
         let black = leapers.count() as i32 - white;
-        let ours_minus_theirs = if us == 0 {
+        let ours_minus_theirs = if self.us == 0 {
             white - black
         } else {
             black - white
         };
+        // The whole loss difference, theirs minus ours, counts the leapers too.
         AtSquare {
-            own: sd.own,
+            own,
             value: self.fixed
-                + self.loss * (sd.loss[them] - sd.loss[us])
+                + self.loss * (sliders - ours_minus_theirs)
                 + self.leapers * ours_minus_theirs,
         }
     }
@@ -278,7 +325,7 @@ mod tests {
                             child.play(m);
                             let want = -evaluate(&child, tuned);
                             assert_eq!(h.child(m.piece, m.square, &sd), want);
-                            assert_eq!(h.at(m.square, &sd).child(&h, m.piece), want);
+                            assert_eq!(h.at_square(m.square).child(&h, m.piece), want);
                         }
                     }
                     let moves = pos.legal_moves().to_vec();
