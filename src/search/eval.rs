@@ -7,9 +7,10 @@
 //! square delta in constant time ([`Horizon`]), so the nodes just above the
 //! horizon score their children without playing them.
 
+use super::segments;
 use super::weights::WEIGHTS;
 use super::{SCALE, Value};
-use crate::attacks;
+use crate::attacks::{self, RAYS};
 use crate::position::{Position, SquareDelta};
 use crate::types::{Color, Piece, Square};
 use crate::variant::Variant;
@@ -36,16 +37,18 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     ]
 }
 
-/// Points earned by `color`'s sliders.
+/// Points earned by `color`'s sliders: its points but its leapers' (a few
+/// table reads, where the sliders' would scan their rays).
 fn slider_points(pos: &Position, color: Color) -> i32 {
-    let occ = pos.occupied();
-    let mut n = 0;
-    for p in [Piece::Queen, Piece::Rook, Piece::Bishop] {
-        for sq in pos.pieces_of(color, p) {
-            n += (attacks::attacks(p, sq, occ) & !occ).count() as i32;
-        }
+    let empty = pos.empty();
+    let mut leapers = 0;
+    for sq in pos.pieces_of(color, Piece::King) {
+        leapers += (attacks::king(sq) & empty).count() as i32;
     }
-    n
+    for sq in pos.pieces_of(color, Piece::Knight) {
+        leapers += (attacks::knight(sq) & empty).count() as i32;
+    }
+    pos.points(color) - leapers
 }
 
 /// The index of a variant in the weight table.
@@ -89,6 +92,34 @@ pub struct Horizon {
     kings: crate::Bitboard,
     knights: crate::Bitboard,
     white: crate::Bitboard,
+    /// A child's value is `fixed + piece[p] + own[p] * (the points p earns)`
+    /// plus the square's terms: `loss` times the blockers' loss difference
+    /// (theirs minus ours) and `leapers` times the leapers' (ours minus theirs).
+    fixed: i32,
+    piece: [i32; 5],
+    own: [i32; 5],
+    loss: i32,
+    leapers: i32,
+    occupied: crate::Bitboard,
+    theirs: crate::Bitboard,
+    /// Sliders of both sides along ranks and files, along diagonals.
+    lines: [crate::Bitboard; 2],
+}
+
+/// What [`Horizon::at_square`] found on one square: its children's values follow
+/// with a multiplication each.
+pub struct AtSquare {
+    own: [i32; 5],
+    value: i32,
+}
+
+impl AtSquare {
+    /// The value of placing `piece` here, equal to [`Horizon::child`]'s.
+    #[inline(always)]
+    pub fn child(&self, h: &Horizon, piece: Piece) -> Value {
+        let p = piece.index();
+        self.value + h.piece[p] + h.own[p] * self.own[p]
+    }
 }
 
 impl Horizon {
@@ -104,19 +135,103 @@ impl Horizon {
             base += w[2 + p.index()] * (pos.in_hand(them, p) as i32 - pos.in_hand(us, p) as i32);
         }
         let both = |p: Piece| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
+        let sliders = [
+            slider_points(pos, Color::White),
+            slider_points(pos, Color::Black),
+        ];
+        let diff = pos.diff();
+        let slides = |p: Piece| (p != Piece::King && p != Piece::Knight) as i32;
+        // `child` regrouped: terms of the node, of the piece, of the square.
+        let (fixed, piece, own, loss, leapers) = if tuned {
+            let ours_minus_theirs = sliders[us.index()] - sliders[them.index()];
+            (
+                -base + w[0] * diff + w[7] * ours_minus_theirs,
+                Piece::ALL.map(|p| -w[2 + p.index()]),
+                Piece::ALL.map(|p| w[0] + w[7] * slides(p)),
+                w[0] + w[7],
+                w[7],
+            )
+        } else {
+            (diff * SCALE, [0; 5], [SCALE; 5], SCALE, 0)
+        };
         Horizon {
             tuned,
             us: us.index(),
-            diff: pos.diff(),
+            diff,
             w,
             base,
-            sliders: [
-                slider_points(pos, Color::White),
-                slider_points(pos, Color::Black),
-            ],
+            sliders,
             kings: both(Piece::King),
             knights: both(Piece::Knight),
             white: pos.pieces(Color::White),
+            fixed,
+            piece,
+            own,
+            loss,
+            leapers,
+            occupied: pos.occupied(),
+            theirs: pos.pieces(them),
+            lines: [
+                both(Piece::Queen) | both(Piece::Rook),
+                both(Piece::Queen) | both(Piece::Bishop),
+            ],
+        }
+    }
+
+    /// The terms of the children on the empty square `sq`, one pass per
+    /// square whatever pieces may land there, without its square delta:
+    /// the slider points from the segment tables, and a run measured only
+    /// behind a slider that a blocker on `sq` would cut (most rays end on
+    /// no such slider).
+    #[inline(always)]
+    pub fn at_square(&self, sq: Square) -> AtSquare {
+        let occ = self.occupied;
+        let (o, si) = (occ.0, sq.index());
+        let rook = segments::rook_points(occ, sq);
+        let bishop = segments::bishop_points(occ, sq);
+        let own = [
+            (attacks::king(sq) & !occ).count() as i32,
+            rook + bishop,
+            rook,
+            bishop,
+            (attacks::knight(sq) & !occ).count() as i32,
+        ];
+        // The sliders' loss, theirs minus ours.
+        let mut sliders = 0;
+        for d in 0..4 {
+            let (up, down) = (RAYS[d][si] & o, RAYS[d + 4][si] & o);
+            let line = self.lines[d / 2].0;
+            let sign = |b: u64| if self.theirs.0 & b != 0 { 1 } else { -1 };
+            let up_first = up & up.wrapping_neg();
+            let down_first = if down == 0 {
+                0
+            } else {
+                1u64 << (63 - down.leading_zeros())
+            };
+            if line & up_first != 0 {
+                let run_down = (RAYS[d + 4][si] & !(down_first | down_first.saturating_sub(1)))
+                    .count_ones() as i32;
+                sliders += sign(up_first) * (1 + run_down);
+            }
+            if line & down_first != 0 {
+                let run_up = (RAYS[d][si] & up_first.wrapping_sub(1)).count_ones() as i32;
+                sliders += sign(down_first) * (1 + run_up);
+            }
+        }
+        let leapers = (attacks::king(sq) & self.kings) | (attacks::knight(sq) & self.knights);
+        let white = (leapers & self.white).count() as i32;
+        let black = leapers.count() as i32 - white;
+        let ours_minus_theirs = if self.us == 0 {
+            white - black
+        } else {
+            black - white
+        };
+        // The whole loss difference, theirs minus ours, counts the leapers too.
+        AtSquare {
+            own,
+            value: self.fixed
+                + self.loss * (sliders - ours_minus_theirs)
+                + self.leapers * ours_minus_theirs,
         }
     }
 
@@ -169,6 +284,32 @@ mod tests {
         assert_eq!(features(&again)[0], again.diff());
     }
 
+    /// Slider points from the points but the leapers' equal a scan of
+    /// the sliders' rays, in random positions.
+    #[test]
+    fn slider_points_equal_a_scan_of_the_rays() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for v in Variant::ALL {
+            for _ in 0..100 {
+                let mut pos = Position::new(v);
+                while !pos.is_over() {
+                    for color in [Color::White, Color::Black] {
+                        let occ = pos.occupied();
+                        let mut want = 0;
+                        for p in [Piece::Queen, Piece::Rook, Piece::Bishop] {
+                            for sq in pos.pieces_of(color, p) {
+                                want += (attacks::attacks(p, sq, occ) & !occ).count() as i32;
+                            }
+                        }
+                        assert_eq!(slider_points(&pos, color), want, "{}", pos.fen());
+                    }
+                    let moves = pos.legal_moves().to_vec();
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn horizon_children_equal_played_evaluations() {
         let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
@@ -182,7 +323,9 @@ mod tests {
                             let sd = pos.square_delta(m.square);
                             let mut child = pos.clone();
                             child.play(m);
-                            assert_eq!(h.child(m.piece, m.square, &sd), -evaluate(&child, tuned));
+                            let want = -evaluate(&child, tuned);
+                            assert_eq!(h.child(m.piece, m.square, &sd), want);
+                            assert_eq!(h.at_square(m.square).child(&h, m.piece), want);
                         }
                     }
                     let moves = pos.legal_moves().to_vec();

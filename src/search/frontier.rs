@@ -1,7 +1,7 @@
 //! The frontier: nodes one ply above the evaluation horizon. A child's
-//! evaluation follows from the parent and the placement's square delta
-//! ([`Horizon`]), so no child is played; the children are scanned like
-//! the endgame's last ply ([`Best::scan`]).
+//! evaluation follows from the parent and what its square offers
+//! ([`Horizon::at_square`]), so no child is played; the children are
+//! scanned like the endgame's last ply, square by square, stopping at beta.
 
 use super::Value;
 use super::eval::Horizon;
@@ -24,13 +24,24 @@ pub fn search(
     // The table's move first: most nodes here cut on it, before any scan.
     let first = tt_move.filter(|&m| moves.contains(m));
     if let Some(m) = first {
-        best.offer(
-            m,
-            horizon.child(m.piece, m.square, &w.pos.square_delta(m.square)),
-        );
+        let at = horizon.at_square(m.square);
+        best.offer(m, at.child(&horizon, m.piece));
     }
-    best.scan(w, &moves, moves.targets(), first, beta, |piece, sq, sd| {
-        horizon.child(piece, sq, sd)
-    });
+    // `Best::scan`'s order and stops, with the square's terms taken once.
+    'squares: for sq in moves.targets() {
+        if best.value >= beta {
+            break;
+        }
+        let at = horizon.at_square(sq);
+        for (piece, b) in moves.groups() {
+            let pl = Placement::new(piece, sq);
+            if b.has(sq) && first != Some(pl) {
+                best.offer(pl, at.child(&horizon, piece));
+                if best.value >= beta {
+                    break 'squares;
+                }
+            }
+        }
+    }
     best.finish(w, ply)
 }
