@@ -45,17 +45,6 @@ impl SquareDelta {
     }
 }
 
-/// What one scan of the eight rays from an empty square saw, by direction
-/// (the order of [`attacks::DIRECTIONS`]; `d` and `d ^ 4` are opposite).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rays {
-    /// Empty squares before the first occupied one or the edge.
-    pub run: [i32; 8],
-    /// 1 + the colour index of the first piece if it is a slider moving
-    /// along this line (Q, or R on ranks and files, B on diagonals), else 0.
-    pub slider: [u8; 8],
-}
-
 /// What `undo` needs to restore a position after `play`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -203,14 +192,6 @@ impl Position {
     /// eight rays serves every piece kind, so move ordering pays it once per square.
     #[inline]
     pub fn square_delta(&self, s: Square) -> SquareDelta {
-        self.square_rays(s).0
-    }
-
-    /// [`Position::square_delta`] and what the same scan saw along each ray
-    /// from `s`: the endgame solver derives the last reply's value from it
-    /// without playing the placement before it.
-    #[inline(always)]
-    pub fn square_rays(&self, s: Square) -> (SquareDelta, Rays) {
         let occ = self.occupied().0;
         let si = s.index();
         let white = self.by_color[0].0;
@@ -222,10 +203,7 @@ impl Position {
             q | self.by_piece[Piece::Bishop.index()].0,
         ];
         let mut loss = [0i32; 2];
-        let mut rays = Rays {
-            run: [0; 8],
-            slider: [0; 8],
-        };
+        let (mut rook, mut bishop) = (0, 0);
         // Direction d (towards higher squares) and d + 4 are opposite: scan
         // both, then each one's first blocker loses the other one's run.
         for d in 0..4 {
@@ -247,15 +225,17 @@ impl Position {
             if up != 0 && sliders >> up_sq & 1 != 0 {
                 let c = (white >> up_sq & 1 == 0) as usize;
                 loss[c] += 1 + run_down;
-                rays.slider[d] = 1 + c as u8;
             }
             if down != 0 && sliders >> down_sq & 1 != 0 {
                 let c = (white >> down_sq & 1 == 0) as usize;
                 loss[c] += 1 + run_up;
-                rays.slider[d + 4] = 1 + c as u8;
             }
-            rays.run[d] = run_up;
-            rays.run[d + 4] = run_down;
+            // Directions 0 and 1 (with 4 and 5) run along ranks and files.
+            if d < 2 {
+                rook += run_up + run_down;
+            } else {
+                bishop += run_up + run_down;
+            }
         }
         // King and knight squares around `s` are disjoint: one mask serves both.
         let leapers = (attacks::king(s) & self.by_piece[Piece::King.index()])
@@ -263,9 +243,7 @@ impl Position {
         loss[0] += (leapers & self.by_color[0]).count() as i32;
         loss[1] += (leapers & self.by_color[1]).count() as i32;
         let empty = Bitboard(!occ);
-        let rook = rays.run[0] + rays.run[1] + rays.run[4] + rays.run[5];
-        let bishop = rays.run[2] + rays.run[3] + rays.run[6] + rays.run[7];
-        let sd = SquareDelta {
+        SquareDelta {
             own: [
                 (attacks::king(s) & empty).count() as i32,
                 rook + bishop,
@@ -274,8 +252,7 @@ impl Position {
                 (attacks::knight(s) & empty).count() as i32,
             ],
             loss,
-        };
-        (sd, rays)
+        }
     }
 
     /// The change of both sides' points (`[white, black]`) that placing
