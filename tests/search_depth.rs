@@ -4,6 +4,8 @@
 //! This covers what the exact tests cannot: the horizon's children scored
 //! without being played, the table at limited depths, aspiration and PVS
 //! re-searches, and the symmetric placements left out near the start.
+//! The depths tested (3 at most) stay full-width: late moves are reduced
+//! only below the root, in nodes 3 or more plies deep.
 
 use cheversi::search::eval::evaluate;
 use cheversi::search::{Control, Event, Limits, Options, SCALE, Searcher};
