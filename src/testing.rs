@@ -1,5 +1,7 @@
 //! What the unit tests share: one small random generator.
 
+use crate::position::Position;
+
 /// The unit tests' xorshift generator; each call steps it once.
 pub struct Rng(pub u64);
 
@@ -15,5 +17,11 @@ impl Rng {
     /// The next value below `n`, as an index.
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    /// Plays one legal placement of `pos` chosen at random.
+    pub fn play(&mut self, pos: &mut Position) {
+        let moves = pos.legal_moves().to_vec();
+        pos.play(moves[self.below(moves.len())]);
     }
 }

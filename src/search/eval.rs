@@ -303,8 +303,7 @@ mod tests {
                         }
                         assert_eq!(slider_points(&pos, color), want, "{}", pos.fen());
                     }
-                    let moves = pos.legal_moves().to_vec();
-                    pos.play(moves[rng.below(moves.len())]);
+                    rng.play(&mut pos);
                 }
             }
         }
@@ -328,8 +327,7 @@ mod tests {
                             assert_eq!(h.at_square(m.square).child(&h, m.piece), want);
                         }
                     }
-                    let moves = pos.legal_moves().to_vec();
-                    pos.play(moves[rng.below(moves.len())]);
+                    rng.play(&mut pos);
                 }
             }
         }

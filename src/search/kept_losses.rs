@@ -299,8 +299,7 @@ mod tests {
                     if pos.plies_left() == 0 {
                         break;
                     }
-                    let moves = pos.legal_moves().to_vec();
-                    pos.play(moves[rng.below(moves.len())]);
+                    rng.play(&mut pos);
                 }
                 check(&mut kept, &pos);
                 checked += 1;

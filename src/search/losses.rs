@@ -57,8 +57,7 @@ mod tests {
                 let mut pos = Position::new(v);
                 let plies = rng.below(15) as u8;
                 while pos.ply() < plies {
-                    let moves = pos.legal_moves().to_vec();
-                    pos.play(moves[rng.below(moves.len())]);
+                    rng.play(&mut pos);
                 }
                 for us in [Color::White, Color::Black] {
                     let loss = loss_map(&pos, us);

@@ -433,8 +433,7 @@ mod tests {
         for _ in 0..200 {
             let mut pos = Position::new(Variant::Open);
             while pos.plies_left() > 2 {
-                let moves = pos.legal_moves().to_vec();
-                pos.play(moves[rng.below(moves.len())]);
+                rng.play(&mut pos);
             }
             let us = pos.side_to_move();
             let them = us.flip().index();

@@ -173,8 +173,7 @@ mod tests {
         for _ in 0..100 {
             let mut pos = Position::new(Variant::Open);
             while pos.plies_left() > 3 {
-                let moves = pos.legal_moves().to_vec();
-                pos.play(moves[rng.below(moves.len())]);
+                rng.play(&mut pos);
             }
             let mut three = Three::default();
             three.set(&pos);

@@ -134,8 +134,7 @@ mod tests {
         for _ in 0..300 {
             let mut pos = Position::new(Variant::Standard);
             while pos.plies_left() > 2 {
-                let moves = pos.legal_moves().to_vec();
-                pos.play(moves[rng.below(moves.len())]);
+                rng.play(&mut pos);
             }
             let moves = pos.legal_moves();
             let Some((piece, targets)) = moves.groups().next() else {
