@@ -22,6 +22,24 @@ pub const fn is_orthogonal(d: usize) -> bool {
     d % 4 < 2
 }
 
+/// The change of square index one step in direction `d` makes.
+#[inline]
+pub const fn step(d: usize) -> isize {
+    let (f, r) = DIRECTIONS[d];
+    f as isize + 8 * r as isize
+}
+
+/// The nearest of `blockers` (a non-empty set on one ray from a square in
+/// direction `d`): the lowest index upwards, the highest downwards.
+#[inline]
+pub const fn nearest(d: usize, blockers: u64) -> usize {
+    if d < 4 {
+        blockers.trailing_zeros() as usize
+    } else {
+        63 - blockers.leading_zeros() as usize
+    }
+}
+
 /// The direction opposite to `d`.
 #[inline]
 pub const fn opposite(d: usize) -> usize {
@@ -149,12 +167,7 @@ pub const fn ray(d: usize, sq: Square, occ: Bitboard) -> Bitboard {
     if blockers == 0 {
         return Bitboard(r);
     }
-    let first = if d < 4 {
-        blockers.trailing_zeros()
-    } else {
-        63 - blockers.leading_zeros()
-    };
-    Bitboard(r ^ RAYS[d][first as usize])
+    Bitboard(r ^ RAYS[d][nearest(d, blockers)])
 }
 
 /// The first occupied square from `sq` in direction `d`, if any.
@@ -163,10 +176,8 @@ pub const fn first_blocker(d: usize, sq: Square, occ: Bitboard) -> Option<Square
     let blockers = RAYS[d][sq.index()] & occ.0;
     if blockers == 0 {
         None
-    } else if d < 4 {
-        Some(Square::from_index(blockers.trailing_zeros() as usize))
     } else {
-        Some(Square::from_index(63 - blockers.leading_zeros() as usize))
+        Some(Square::from_index(nearest(d, blockers)))
     }
 }
 

@@ -142,6 +142,23 @@ impl Position {
         self.by_color[color.index()] & self.by_piece[piece.index()]
     }
 
+    /// The squares of both sides' pieces of kind `piece`.
+    #[inline]
+    pub fn of_kind(&self, piece: Piece) -> Bitboard {
+        self.by_piece[piece.index()]
+    }
+
+    /// Both sides' pieces that slide along ranks and files (Q, R), and
+    /// along diagonals (Q, B): a blocker cuts their rays.
+    #[inline]
+    pub fn line_sliders(&self) -> [Bitboard; 2] {
+        let q = self.of_kind(Piece::Queen);
+        [
+            q | self.of_kind(Piece::Rook),
+            q | self.of_kind(Piece::Bishop),
+        ]
+    }
+
     /// How many of `piece` `color` still holds.
     #[inline]
     pub fn in_hand(&self, color: Color, piece: Piece) -> u8 {
@@ -195,13 +212,7 @@ impl Position {
         let occ = self.occupied().0;
         let si = s.index();
         let white = self.by_color[0].0;
-        let q = self.by_piece[Piece::Queen.index()].0;
-        // Sliders along rank/file and along diagonals, both colours: a
-        // blocker on `s` cuts such a slider's ray beyond `s`.
-        let lines = [
-            q | self.by_piece[Piece::Rook.index()].0,
-            q | self.by_piece[Piece::Bishop.index()].0,
-        ];
+        let lines = self.line_sliders().map(|b| b.0);
         let mut loss = [0i32; 2];
         let (mut rook, mut bishop) = (0, 0);
         // Direction d (towards higher squares) and d + 4 are opposite: scan

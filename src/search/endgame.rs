@@ -25,8 +25,7 @@ const TOWARDS: [u8; 19] = {
     let mut t = [0u8; 19];
     let mut d = 0;
     while d < 8 {
-        let (f, r) = attacks::DIRECTIONS[d];
-        t[(9 - (f as i32 + 8 * r as i32)) as usize] = d as u8;
+        t[(9 - attacks::step(d)) as usize] = d as u8;
         d += 1;
     }
     t

@@ -134,7 +134,6 @@ impl Horizon {
         for p in Piece::ALL {
             base += w[2 + p.index()] * (pos.in_hand(them, p) as i32 - pos.in_hand(us, p) as i32);
         }
-        let both = |p: Piece| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
         let sliders = [
             slider_points(pos, Color::White),
             slider_points(pos, Color::Black),
@@ -161,8 +160,8 @@ impl Horizon {
             w,
             base,
             sliders,
-            kings: both(Piece::King),
-            knights: both(Piece::Knight),
+            kings: pos.of_kind(Piece::King),
+            knights: pos.of_kind(Piece::Knight),
             white: pos.pieces(Color::White),
             fixed,
             piece,
@@ -171,10 +170,7 @@ impl Horizon {
             leapers,
             occupied: pos.occupied(),
             theirs: pos.pieces(them),
-            lines: [
-                both(Piece::Queen) | both(Piece::Rook),
-                both(Piece::Queen) | both(Piece::Bishop),
-            ],
+            lines: pos.line_sliders(),
         }
     }
 

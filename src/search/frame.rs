@@ -7,7 +7,7 @@
 
 use super::losses::loss_map;
 use super::segments::slider_points;
-use crate::attacks::{self, DIRECTIONS, RAYS, slides_along};
+use crate::attacks::{self, RAYS, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement, Square};
@@ -31,13 +31,11 @@ impl Sides {
     /// The sides of `pos`.
     pub fn new(pos: &Position) -> Sides {
         let us = pos.side_to_move();
-        let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
-        let queens = of(Piece::Queen);
         Sides {
             occupied: pos.occupied(),
             ours: pos.pieces(us),
             theirs: pos.pieces(us.flip()),
-            lines: [queens | of(Piece::Rook), queens | of(Piece::Bishop)],
+            lines: pos.line_sliders(),
         }
     }
 
@@ -118,8 +116,7 @@ impl Sides {
             let far = 1 + run[o];
             let per = sign[o] + slides_along(m.piece, e) as i32;
             let cut = pieces.map(|p| if slides_along(p, e) { far } else { 0 });
-            let (df, dr) = DIRECTIONS[e];
-            let step = df as isize + 8 * dr as isize;
+            let step = attacks::step(e);
             let len = run[e];
             let fixed = sign[e] * far;
             let mut s = t.index() as isize;
@@ -164,8 +161,7 @@ pub struct Frame {
 
 /// The Kings and the Knights of both sides.
 fn leapers(pos: &Position) -> [Bitboard; 2] {
-    let both = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
-    [both(Piece::King), both(Piece::Knight)]
+    [pos.of_kind(Piece::King), pos.of_kind(Piece::Knight)]
 }
 
 impl Default for Frame {

@@ -3,7 +3,7 @@
 //! by White's 7th piece alone (the siblings of a 4-left node fall to the
 //! same Black reply), so two pieces change where fourteen stand.
 
-use crate::attacks::{self, DIRECTIONS, DISTANCE, RAY_LEN, RAYS, is_orthogonal, slides_along};
+use crate::attacks::{self, DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest, slides_along, step};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -25,8 +25,7 @@ impl Board {
             pieces: [0; 5],
         };
         for p in Piece::ALL {
-            b.pieces[p.index()] =
-                (pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p)).0;
+            b.pieces[p.index()] = pos.of_kind(p).0;
         }
         b
     }
@@ -77,24 +76,7 @@ fn run(occ: u64, s: usize, d: usize) -> usize {
     if blockers == 0 {
         return RAY_LEN[d][s] as usize;
     }
-    DISTANCE[s][first(d, blockers)] as usize - 1
-}
-
-/// The nearest of `blockers` (all on the ray from a square in direction `d`).
-#[inline(always)]
-fn first(d: usize, blockers: u64) -> usize {
-    if d < 4 {
-        blockers.trailing_zeros() as usize
-    } else {
-        63 - blockers.leading_zeros() as usize
-    }
-}
-
-/// The step between neighbouring squares in direction `d`.
-#[inline(always)]
-fn step(d: usize) -> isize {
-    let (f, r) = DIRECTIONS[d];
-    f as isize + 8 * r as isize
+    DISTANCE[s][nearest(d, blockers)] as usize - 1
 }
 
 /// The loss maps of the last node and of its parent (the position before
@@ -185,7 +167,7 @@ impl Map {
                 runs[d] = RAY_LEN[d][s] as isize;
                 continue;
             }
-            let b = first(d, blockers);
+            let b = nearest(d, blockers);
             runs[d] = DISTANCE[s][b] as isize - 1;
             if lines[usize::from(!is_orthogonal(d))] >> b & 1 != 0 {
                 cuts[d] = apply * if white >> b & 1 != 0 { -1 } else { 1 };
@@ -289,8 +271,7 @@ mod tests {
             let mut start = Position::new(Variant::Standard);
             let plies = 6 + rng.below(8) as u8;
             while start.ply() < plies {
-                let moves = start.legal_moves().to_vec();
-                start.play(moves[rng.below(moves.len())]);
+                rng.play(&mut start);
             }
             for _ in 0..5 {
                 let mut pos = start.clone();

@@ -2,7 +2,7 @@
 //! board in one pass over the pieces: a few steps per piece, where valuing
 //! each square alone scans its eight rays.
 
-use crate::attacks::{self, DIRECTIONS, is_orthogonal};
+use crate::attacks::{self, is_orthogonal};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -13,9 +13,7 @@ pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
     let mut loss = [0; 64];
     let empty = pos.empty();
     let occupied = pos.occupied();
-    let of = |p| pos.pieces_of(us, p) | pos.pieces_of(us.flip(), p);
-    let queens = of(Piece::Queen);
-    let lines = [queens | of(Piece::Rook), queens | of(Piece::Bishop)];
+    let lines = pos.line_sliders();
     for (color, sign) in [(us.flip(), 1), (us, -1)] {
         for l in pos.pieces_of(color, Piece::King) {
             for s in attacks::king(l) & empty {
@@ -29,8 +27,8 @@ pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
         }
         // A blocker on the j-th of the `len` empty squares of a slider's
         // ray takes the rest of the ray, itself included: len + 1 - j.
-        for (e, &(df, dr)) in DIRECTIONS.iter().enumerate() {
-            let step = df as isize + 8 * dr as isize;
+        for e in 0..8 {
+            let step = attacks::step(e);
             for l in lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
                 let len = (attacks::ray(e, l, occupied) & empty).count() as i32;
                 let mut s = l.index() as isize;

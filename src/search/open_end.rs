@@ -13,7 +13,7 @@ use super::frame::{Frame, Sides};
 use super::moves::{MAX_MOVES, decode, encode};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, DIRECTIONS, slides_along};
+use crate::attacks::{self, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -340,8 +340,7 @@ impl Node {
             let fixed = if slides_along(reply, e) { -far } else { 0 } + sign[e] * far;
             // The slider beyond `t` no longer sees `s` and beyond; `m`'s piece does.
             let per = sign[o] + slides_along(piece, e) as i32;
-            let (df, dr) = DIRECTIONS[e];
-            let step = df as isize + 8 * dr as isize;
+            let step = attacks::step(e);
             let len = run[e];
             let mut s = ti as isize;
             for k in 1..=len {

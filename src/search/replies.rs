@@ -7,7 +7,7 @@
 //! scan per piece that differs (`kept_losses.rs`).
 
 use super::segments::own_points;
-use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal};
+use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
@@ -41,14 +41,12 @@ impl Replies {
     /// The current position, White to place `piece` (its last), and its
     /// loss map.
     pub fn new(pos: &Position, piece: Piece, loss: &[i8; 64]) -> Replies {
-        let of = |p| pos.pieces_of(Color::White, p) | pos.pieces_of(Color::Black, p);
-        let queens = of(Piece::Queen);
         Replies {
             loss: *loss,
             occupied: pos.occupied(),
             empty: pos.empty(),
             white: pos.pieces(Color::White).0,
-            lines: [(queens | of(Piece::Rook)).0, (queens | of(Piece::Bishop)).0],
+            lines: pos.line_sliders().map(|b| b.0),
             piece,
         }
     }
@@ -72,11 +70,7 @@ impl Replies {
                 sign: 0,
             };
         }
-        let b = if d < 4 {
-            blockers.trailing_zeros()
-        } else {
-            63 - blockers.leading_zeros()
-        } as usize;
+        let b = nearest(d, blockers);
         let slider = self.lines[usize::from(!is_orthogonal(d))] >> b & 1;
         let black = (self.white >> b & 1) ^ 1;
         End {
