@@ -7,7 +7,7 @@
 //! scan per piece that differs (`kept_losses.rs`).
 
 use super::segments::own_points;
-use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest};
+use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
@@ -91,12 +91,7 @@ impl Replies {
         let far = self.end(t, e ^ 4);
         // From `t` through `k`: the run beyond `k` is one shorter.
         let near = self.end(t, e);
-        let along = match self.piece {
-            Piece::Queen => true,
-            Piece::Rook => is_orthogonal(e),
-            Piece::Bishop => !is_orthogonal(e),
-            _ => false,
-        };
+        let along = slides_along(self.piece, e);
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
         own - self.loss[k.index()] as i32 - 1
             + far.sign * near.run
