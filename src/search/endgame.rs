@@ -213,6 +213,28 @@ impl Two {
             .take(w, self.ply, Placement::new(self.piece, t), worst)
     }
 
+    /// As [`Two::try_mapped`], but a King reply's floor first
+    /// ([`Replies::king_floor`]): most targets of a node that fails low
+    /// fall to the first floor, for a fraction of the exact reply's cost.
+    /// The value they return is then a looser upper bound, still below alpha.
+    #[inline]
+    fn try_floored(&mut self, w: &mut Worker, t: Square, g: i32, white_lines: &[u64; 4]) -> bool {
+        let Some(r) = &self.replies else { return false };
+        for k in attacks::king(t) & self.empty {
+            let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+            if white_lines[e & 3] >> t.index() & 1 != 0 {
+                continue;
+            }
+            let v = (self.base + g - r.king_floor(k, e)) * SCALE;
+            if v <= self.run.alpha {
+                self.seen += 2;
+                self.run.best = self.run.best.max(v);
+                return false;
+            }
+        }
+        self.try_mapped(w, t, g)
+    }
+
     /// The placements not tried yet, by decreasing gain, valued from one
     /// loss map rather than a scan per square: most of these nodes try them
     /// all.
@@ -230,6 +252,7 @@ impl Two {
             top = top.max(list[len]);
             len += 1;
         }
+        let white_lines = r.white_lines();
         let list = &mut list[..len];
         // If no gain reaches alpha before the King's reply (which nearly
         // always gains), every target will most likely be tried: then
@@ -239,7 +262,7 @@ impl Two {
         }
         for &x in list.iter().rev() {
             let t = Square::from_index((x & 63) as usize);
-            if self.try_mapped(w, t, (x >> 6) as i32 - OFFSET) {
+            if self.try_floored(w, t, (x >> 6) as i32 - OFFSET, &white_lines) {
                 let [first, _] = w.tables.killers;
                 if first != Some(t) {
                     w.tables.killers = [Some(t), first];
