@@ -52,6 +52,15 @@ impl Board {
         x
     }
 
+    /// The pieces that `self` and `other` both have, on the same squares.
+    fn common(&self, other: &Board) -> Board {
+        let keep = !self.changed(other);
+        Board {
+            colors: self.colors.map(|c| c & keep),
+            pieces: self.pieces.map(|p| p & keep),
+        }
+    }
+
     /// The piece on the occupied square `s`.
     fn piece_on(&self, s: usize) -> (Color, Piece) {
         let color = if self.colors[0] >> s & 1 != 0 {
@@ -79,14 +88,19 @@ fn run(occ: u64, s: usize, d: usize) -> usize {
     DISTANCE[s][nearest(d, blockers)] as usize - 1
 }
 
-/// The loss maps of the last node and of its parent (the position before
-/// the last placement), each brought up to date from whichever is nearer:
-/// the parent serves the siblings that a node's parent tries in turn (one
-/// piece to add, where the last sibling's map has one to take back too).
+/// The loss maps of the last node and of what it shares with the node
+/// before it, each brought up to date from whichever is nearer. Two
+/// patterns make most of the search's visits: the siblings that one 3-left
+/// node tries in turn (Black's last piece but the King on one square after
+/// another), and those of a 4-left node that all fall to the same Black
+/// reply (White's 7th piece moves, Black's stays). Either way the part
+/// shared with the last node is the part shared with the next, so a
+/// sibling costs one piece to add where the last node's map has one to
+/// take back too.
 #[derive(Clone, Debug, Default)]
 pub struct KeptLosses {
     node: Map,
-    parent: Map,
+    shared: Map,
 }
 
 impl KeptLosses {
@@ -94,15 +108,14 @@ impl KeptLosses {
     /// would take from Black minus those it would take from White.
     pub fn update(&mut self, pos: &Position) -> &[i8; 64] {
         let now = Board::of(pos);
-        if let Some(last) = pos.last_placement() {
-            let s = last.square.index();
-            let mut parent = now;
-            parent.toggle(s, now.piece_on(s));
-            let direct = self.node.board.changed(&now).count_ones();
-            if self.parent.board.changed(&parent).count_ones() < direct {
-                self.parent.bring(parent);
-                self.node.clone_from(&self.parent);
-            }
+        let direct = self.node.board.changed(&now).count_ones();
+        if self.shared.board.changed(&now).count_ones() < direct {
+            self.shared.bring(self.shared.board.common(&now));
+            self.node = self.shared;
+        } else {
+            let common = self.node.board.common(&now);
+            self.node.bring(common);
+            self.shared = self.node;
         }
         self.node.bring(now);
         &self.node.map
@@ -112,7 +125,7 @@ impl KeptLosses {
 /// The loss map of one position, [`super::losses::loss_map`] for White,
 /// but with a leaper's share on every square it attacks, occupied or not:
 /// then a square that empties needs no leaper recount.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Map {
     map: [i8; 64],
     board: Board,
