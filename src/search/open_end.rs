@@ -56,8 +56,10 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
                 return run.value(w);
             };
             if !node.try_keys(w, &mut run, &[first], ply) {
-                let n = gains.all(list);
-                node.try_keys(w, &mut run, &list[1..n], ply);
+                let (_, code) = unkey(first);
+                let rest = gains.squares()
+                    & !Bitboard::from_square(Square::from_index(code as usize % 64));
+                node.try_squares(w, &mut run, gains.gains(), rest, gains.piece(), ply);
             }
             node
         }
@@ -240,21 +242,97 @@ impl Node {
         false
     }
 
+    /// Tries `piece` on each of `rest` (the mover gaining `gain[s]` on
+    /// `s`) in the order of their keys, as [`Node::try_keys`] would, with
+    /// the same values, nodes and lines; true once one reaches beta.
+    ///
+    /// Most placements here are refuted by their best untouched reply
+    /// (nearly all, where no placement reaches alpha): those are valued
+    /// and counted in bulk, by the kept reply that each one leaves
+    /// untouched, and only the first one in order that such a reply does
+    /// not refute is tried in full, until none is left.
+    fn try_squares(
+        &mut self,
+        w: &mut Worker,
+        run: &mut Running,
+        gain: &[i32; 64],
+        mut rest: Bitboard,
+        piece: Piece,
+        ply: usize,
+    ) -> bool {
+        // By kept reply: the squares whose best untouched reply it is.
+        let mut classes = [Bitboard::EMPTY; KEPT];
+        let mut left = rest;
+        for (i, class) in classes.iter_mut().enumerate().take(self.replies.len) {
+            let reach = self.reach(i);
+            *class = left & !reach;
+            left &= reach;
+        }
+        // Beyond the kept replies: found by `best_untouched`'s scan.
+        let unkept = left;
+        loop {
+            // The highest key (gain, then lowest square) not refuted in bulk.
+            let mut next = i32::MIN;
+            for (i, class) in classes.iter().enumerate().take(self.replies.len) {
+                let ug = self.replies.top[i].0;
+                for s in *class & rest {
+                    let g = gain[s.index()];
+                    if (self.base + g - ug) * SCALE > run.alpha {
+                        next = next.max(g * 64 + 63 - s.index() as i32);
+                    }
+                }
+            }
+            for s in unkept & rest {
+                next = next.max(gain[s.index()] * 64 + 63 - s.index() as i32);
+            }
+            // Those before it: each a placement and one reply valued.
+            let mut refuted = Bitboard::EMPTY;
+            for (i, class) in classes.iter().enumerate().take(self.replies.len) {
+                let ug = self.replies.top[i].0;
+                for s in *class & rest {
+                    let g = gain[s.index()];
+                    if g * 64 + 63 - s.index() as i32 > next {
+                        refuted.0 |= 1 << s.index();
+                        run.best = run.best.max((self.base + g - ug) * SCALE);
+                    }
+                }
+            }
+            self.seen += 2 * refuted.count() as u64;
+            rest &= !refuted;
+            if next == i32::MIN {
+                return false;
+            }
+            let (g, s) = (next.div_euclid(64), 63 - next.rem_euclid(64) as usize);
+            rest.0 &= !(1 << s);
+            let m = Placement::new(piece, Square::from_index(s));
+            self.seen += 1;
+            let v = -self.best_reply(w, m, g, -run.alpha, ply + 1);
+            if run.take(w, ply, m, v) {
+                return true;
+            }
+        }
+    }
+
+    /// The squares the `i`-th kept reply touches, itself included.
+    fn reach(&mut self, i: usize) -> Bitboard {
+        if self.reached & 1 << i == 0 {
+            let u = self.replies.top[i].1;
+            self.reached |= 1 << i;
+            self.reach[i] = attacks::rook(u, self.sides.occupied)
+                | attacks::bishop(u, self.sides.occupied)
+                | attacks::knight(u)
+                | Bitboard::from_square(u);
+        }
+        self.reach[i]
+    }
+
     /// The best reply (gain, square) that a placement on `t` does not
     /// touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
     fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
         for i in 0..self.replies.len {
-            let (g, u) = self.replies.top[i];
-            if self.reached & 1 << i == 0 {
-                self.reached |= 1 << i;
-                self.reach[i] = attacks::rook(u, self.sides.occupied)
-                    | attacks::bishop(u, self.sides.occupied)
-                    | attacks::knight(u)
-                    | Bitboard::from_square(u);
-            }
-            if !self.reach[i].has(t) {
-                return Some((g, u));
+            if !self.reach(i).has(t) {
+                return Some(self.replies.top[i]);
             }
         }
         let touched = attacks::rook(t, self.sides.occupied)
@@ -380,7 +458,82 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::Tables;
+    use crate::search::open_three::Three;
+    use crate::search::shared::Shared;
+    use crate::search::time::Budget;
+    use crate::search::tt::Tt;
+    use crate::search::{Control, Limits, Options};
     use crate::variant::Variant;
+
+    /// Runs `f` with a worker on `pos`.
+    fn with_worker<T>(pos: &Position, f: impl FnOnce(&mut Worker) -> T) -> T {
+        let tt = Tt::new(1);
+        let control = Control::default();
+        let options = Options::default();
+        let now = std::time::Instant::now();
+        let budget = Budget::new(pos, &Limits::default(), &options, now);
+        let shared = Shared::new(&tt, &control, budget, 1, false);
+        let mut tables = Tables::default();
+        let mut w = Worker::new(pos.clone(), &shared, &mut tables, 0);
+        f(&mut w)
+    }
+
+    /// What trying a child's placements left: cut, best, alpha, nodes, line.
+    type Tried = (bool, Value, Value, u64, Vec<Placement>);
+
+    /// Tries the best placement of the child `pos` of the node prepared in
+    /// `three`, then the others, in bulk or one by one in key order.
+    fn try_child(three: &mut Three, pos: &Position, window: (Value, Value), bulk: bool) -> Tried {
+        let us = pos.side_to_move();
+        let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
+        let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
+        let (mut node, gains) = three.child(pos, piece, reply).unwrap();
+        let gain = gains.gains();
+        let mut keys: Vec<u32> = gains
+            .squares()
+            .map(|s| key(gain[s.index()], Placement::new(piece, s)))
+            .collect();
+        keys.sort_unstable();
+        with_worker(pos, |w| {
+            let mut run = Running::new(window.0, window.1);
+            let mut cut = node.try_keys(w, &mut run, &keys[..1], 0);
+            if !cut && bulk {
+                let (_, code) = unkey(keys[0]);
+                let first = Bitboard::from_square(Square::from_index(code as usize % 64));
+                cut = node.try_squares(w, &mut run, gain, gains.squares() & !first, piece, 0);
+            } else if !cut {
+                cut = node.try_keys(w, &mut run, &keys[1..], 0);
+            }
+            (cut, run.best, run.alpha, node.seen, w.pv(0))
+        })
+    }
+
+    /// Trying the placements in bulk gives the values, nodes and lines of
+    /// trying each in turn, in random `open` positions and windows.
+    #[test]
+    fn bulk_tries_match_single_tries() {
+        let mut rng = crate::testing::Rng(0x5DEE_CE66_D1CE_4E5B);
+        let mut cuts = [0; 2];
+        for _ in 0..60 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 3 {
+                rng.play(&mut pos);
+            }
+            let mut three = Three::default();
+            three.set(&pos);
+            for m in pos.legal_moves().iter().step_by(7) {
+                let mut child = pos.clone();
+                child.play(m);
+                let mid = child.diff() * SCALE + rng.below(1200) as Value - 600;
+                let window = (mid - 1 - rng.below(2) as Value * 300, mid);
+                let want = try_child(&mut three, &child, window, false);
+                assert_eq!(try_child(&mut three, &child, window, true), want, "{m}");
+                cuts[want.0 as usize] += 1;
+            }
+        }
+        assert!(cuts[0] > 100 && cuts[1] > 100, "{cuts:?}");
+    }
 
     #[test]
     fn in_order_goes_by_gain_then_square() {

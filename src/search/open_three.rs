@@ -53,6 +53,21 @@ impl Gains {
         Some(key(best.div_euclid(64), Placement::new(self.piece, s)))
     }
 
+    /// The mover's gain by square.
+    pub fn gains(&self) -> &[i32; 64] {
+        &self.gain
+    }
+
+    /// The squares the mover may place on.
+    pub fn squares(&self) -> Bitboard {
+        self.squares
+    }
+
+    /// The mover's piece.
+    pub fn piece(&self) -> Piece {
+        self.piece
+    }
+
     /// Writes the keys of every placement in order into `list`; returns
     /// how many.
     pub fn all(&self, list: &mut [u32]) -> usize {
