@@ -3,14 +3,18 @@
 //! (not on one of its rays, not a king or knight step away) keeps the gain
 //! it has before that placement, so after each placement only the touched
 //! squares are valued again; the best untouched reply comes from the few best
-//! kept up front.
+//! found up front.
 //!
 //! Nothing is played: the scan of the rays from the mover's square, made
 //! once per node for its gain, also tells how the placement changes the gain
 //! of every reply on those rays (see [`Node::best_reply`]).
+//!
+//! Gains are kept as [`Keys`], one small integer per square ordering by gain
+//! then by lower square: the best of them is a maximum over 64 lanes, which
+//! the compiler makes a few vector instructions, where picking the best
+//! squares from a bitboard took a bucket sort.
 
 use super::frame::{Frame, Sides};
-use super::moves::{MAX_MOVES, decode, encode};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks::{self, slides_along};
@@ -19,96 +23,103 @@ use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
+/// By square: `gain * 64 + 63 - square` on an empty square, [`NONE`] on an
+/// occupied one. Gains stay within (-64, 64): a piece attacks at most 27
+/// squares, and a blocker cuts at most 7 squares per line from sliders,
+/// plus one per King or Knight next to it.
+pub type Keys = [i16; 64];
+
+/// The key of an occupied square: below every other.
+pub const NONE: i16 = i16::MIN;
+
+/// The key of `gain` on the square of index `s`.
+#[inline(always)]
+pub fn pack(gain: i32, s: usize) -> i16 {
+    (gain * 64 + 63 - s as i32) as i16
+}
+
+/// The gain of a key.
+#[inline(always)]
+pub fn gain_of(k: i16) -> i32 {
+    k as i32 >> 6
+}
+
+/// The square of a key.
+#[inline(always)]
+fn square_of(k: i16) -> Square {
+    Square::from_index(63 - (k as i32 & 63) as usize)
+}
+
+/// The highest of `keys` below `bound` ([`NONE`] if none): plain lanes,
+/// so that it compiles to vector maxima.
+#[inline(always)]
+pub fn best_below(keys: &Keys, bound: i16) -> i16 {
+    let mut best = [NONE; 8];
+    for chunk in keys.chunks_exact(8) {
+        for (b, &k) in best.iter_mut().zip(chunk) {
+            *b = (*b).max(if k < bound { k } else { NONE });
+        }
+    }
+    best.into_iter().fold(NONE, i16::max)
+}
+
+/// The mover's gains on its placements, the one piece it holds.
+pub struct Gains {
+    /// By square ([`NONE`] where it may not place).
+    pub keys: Keys,
+    /// Its piece.
+    pub piece: Piece,
+}
+
 /// The exact value of an `open` position with two plies left, the mover's
-/// placements being `moves`.
+/// placements being `moves`: in `open` the mover holds one piece here, free
+/// to go on any empty square, so `moves` is one group.
 pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
-    let us = w.pos.side_to_move();
-    let them = us.flip();
-    let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
+    let them = w.pos.side_to_move().flip();
+    let reply = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0);
+    let mut groups = moves.groups();
+    let (Some(reply), Some((piece, squares))) = (reply, groups.next()) else {
         return w.pos.diff() * SCALE;
     };
-    let mut groups = [(reply, Bitboard::EMPTY); 5];
-    let mut kinds = 0;
-    for g in moves.groups() {
-        groups[kinds] = g;
-        kinds += 1;
-    }
-    let groups = &groups[..kinds];
-    // The mover holds one piece here: a list of 64 is cleared faster.
-    let (mut one, mut all);
-    let list: &mut [u32] = if kinds == 1 {
-        one = [0; 64];
-        &mut one
-    } else {
-        all = [0; MAX_MOVES];
-        &mut all
-    };
-    let mut run = Running::new(alpha, beta);
+    debug_assert!(groups.next().is_none(), "{}", w.pos.fen());
     // The node above left what its squares are worth: patched where its
     // placement touched, they need no valuing.
-    let prepared = match groups {
-        [(piece, b)] if *b == w.pos.empty() => w.three.child(&w.pos, *piece, reply),
-        _ => None,
+    let prepared = if squares == w.pos.empty() {
+        w.three.child(&w.pos, piece, reply)
+    } else {
+        None
     };
-    let mut node = match prepared {
-        Some((mut node, gains)) => {
-            let Some(first) = gains.first() else {
-                return run.value(w);
-            };
-            if !node.try_keys(w, &mut run, &[first], ply) {
-                let (_, code) = unkey(first);
-                let rest = gains.squares()
-                    & !Bitboard::from_square(Square::from_index(code as usize % 64));
-                node.try_squares(w, &mut run, gains.gains(), rest, gains.piece(), ply);
-            }
-            node
+    let (mut node, gains) =
+        prepared.unwrap_or_else(|| Node::scratch(&w.pos, reply, piece, squares));
+    let mut run = Running::new(alpha, beta);
+    // The best placement alone first: most of these nodes cut on it.
+    let first = best_below(&gains.keys, i16::MAX);
+    if first != NONE {
+        let t = square_of(first);
+        let m = Placement::new(piece, t);
+        if !node.try_one(w, &mut run, m, gain_of(first), ply) {
+            let rest = squares & !Bitboard::from_square(t);
+            node.try_squares(w, &mut run, &gains.keys, rest, piece, ply);
         }
-        None => {
-            let (mut node, n) = Node::scratch(&w.pos, reply, groups, list);
-            let list = &mut list[..n];
-            // The best placement alone first: most of these nodes cut on
-            // it, and the others pay for the sort.
-            if let Some(top) = (0..n).min_by_key(|&i| list[i]) {
-                list.swap(0, top);
-                if !node.try_keys(w, &mut run, &list[..1], ply) {
-                    list[1..].sort_unstable();
-                    node.try_keys(w, &mut run, &list[1..], ply);
-                }
-            }
-            node
-        }
-    };
+    }
     // Counted once per node: a few dozen nodes, where the poll wants 1024.
     w.count(std::mem::take(&mut node.seen));
     run.value(w)
-}
-
-/// Keeps the gains of `key` apart from any move code.
-const OFFSET: i32 = 1 << 12;
-
-/// A placement and its gain as one integer ordering by decreasing gain,
-/// then increasing code: plain integers sort faster, in a fixed order.
-#[inline]
-pub fn key(gain: i32, m: Placement) -> u32 {
-    !(((gain + OFFSET) as u32) << 9 | (511 - encode(m) as u32))
-}
-
-/// The gain and the move code of a [`key`].
-#[inline]
-fn unkey(k: u32) -> (i32, u16) {
-    let k = !k;
-    ((k >> 9) as i32 - OFFSET, 511 - (k & 511) as u16)
 }
 
 /// How many of the opponent's best replies are kept in order.
 const KEPT: usize = 6;
 
 /// The opponent's best replies (gain, square) before the mover's
-/// placement, best first: by gain, then by square.
+/// placement, best first: by gain, then by square. Found one at a time,
+/// as asked: most nodes need the first alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Replies {
+struct Replies {
     top: [(i32, Square); KEPT],
+    /// How many are found.
     len: usize,
+    /// Are there no more?
+    all: bool,
 }
 
 impl Default for Replies {
@@ -116,58 +127,43 @@ impl Default for Replies {
         Replies {
             top: [(0, Square::from_index(0)); KEPT],
             len: 0,
+            all: false,
         }
     }
 }
 
 impl Replies {
-    /// The best replies on `squares`, `gain` giving each one's gain.
-    pub fn best_of(gain: &[i32; 64], squares: Bitboard) -> Replies {
-        let mut replies = Replies::default();
-        in_order(gain, squares, |s| {
-            replies.top[replies.len] = (gain[s.index()], s);
-            replies.len += 1;
-            replies.len < KEPT
-        });
-        replies
-    }
-}
-
-/// Calls `f` with `squares` by decreasing `gain`, then increasing index,
-/// until it returns false: a bucket per gain, cheaper than a sort or than
-/// offering each square to a sorted list (whose compares mispredict).
-pub fn in_order(gain: &[i32; 64], squares: Bitboard, mut f: impl FnMut(Square) -> bool) {
-    // Gains stay within (-64, 64): a piece attacks at most 27 squares, and
-    // a blocker cuts at most 7 squares per line from sliders, plus one per
-    // King or Knight next to it.
-    const OFFSET: i32 = 63;
-    let mut buckets = [0u64; 128];
-    let (mut lo, mut hi) = (127, 0);
-    for s in squares {
-        let b = (OFFSET - gain[s.index()]) as usize;
-        buckets[b] |= 1 << s.index();
-        lo = lo.min(b);
-        hi = hi.max(b);
-    }
-    for &b in buckets.iter().take(hi + 1).skip(lo) {
-        for s in Bitboard(b) {
-            if !f(s) {
-                return;
+    /// The `i`-th best reply (from 0) on the squares of `keys`, if any.
+    #[inline]
+    fn get(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
+        while self.len <= i && !self.all {
+            let bound = match self.len {
+                0 => i16::MAX,
+                n => pack(self.top[n - 1].0, self.top[n - 1].1.index()),
+            };
+            let k = best_below(keys, bound);
+            if k == NONE {
+                self.all = true;
+            } else {
+                self.top[self.len] = (gain_of(k), square_of(k));
+                self.len += 1;
             }
         }
+        (i < self.len).then(|| self.top[i])
     }
 }
 
 /// What a two-left node knows of its empty squares before the mover's
 /// placement.
+#[derive(Clone)]
 pub struct Node {
     reply: Piece,
     /// The mover's points minus the opponent's.
     base: i32,
     /// The pieces, from the mover's view.
     sides: Sides,
-    /// The opponent's gain for `reply` on each empty square.
-    gain: [i32; 64],
+    /// The opponent's gains for `reply`.
+    keys: Keys,
     replies: Replies,
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
@@ -178,73 +174,79 @@ pub struct Node {
 
 impl Node {
     /// The node of a position with `sides`, `base` its difference, the
-    /// opponent's last piece being `reply`, its gains and best replies known.
-    pub fn new(sides: Sides, base: i32, reply: Piece, gain: [i32; 64], replies: Replies) -> Node {
+    /// opponent's last piece being `reply`, its gains `keys`.
+    pub fn new(sides: Sides, base: i32, reply: Piece, keys: Keys) -> Node {
         Node {
             reply,
             base,
             sides,
-            gain,
-            replies,
+            keys,
+            replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
             seen: 0,
         }
     }
 
-    /// The node of `pos`, every square valued, and the keys of the mover's
-    /// placements (`groups`) in `list`, in no order; returns how many.
+    /// The node of `pos`, every square valued, and the mover's gains for
+    /// `piece` on `squares`.
     pub(super) fn scratch(
         pos: &Position,
         reply: Piece,
-        groups: &[(Piece, Bitboard)],
-        list: &mut [u32],
-    ) -> (Node, usize) {
+        piece: Piece,
+        squares: Bitboard,
+    ) -> (Node, Gains) {
         let f = Frame::new(pos);
-        let mut gain = [0; 64];
-        let mut n = 0;
+        let mut keys = [NONE; 64];
+        let mut gains = Gains {
+            keys: [NONE; 64],
+            piece,
+        };
         for sq in pos.empty() {
             let si = sq.index();
-            gain[si] = f.own(reply, sq) - f.loss[si];
-            for &(piece, b) in groups {
-                if b.has(sq) {
-                    list[n] = key(f.gain(piece, sq), Placement::new(piece, sq));
-                    n += 1;
-                }
+            keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
+            if squares.has(sq) {
+                gains.keys[si] = pack(f.gain(piece, sq), si);
             }
         }
-        let replies = Replies::best_of(&gain, pos.empty());
-        (Node::new(f.sides, pos.diff(), reply, gain, replies), n)
+        (Node::new(f.sides, pos.diff(), reply, keys), gains)
     }
 
     /// Do both nodes know the same (for tests)?
     #[cfg(test)]
     pub fn same(&self, other: &Node) -> bool {
-        let empty = !self.sides.occupied;
-        self.reply == other.reply
+        let (mut a, mut b) = (self.clone(), other.clone());
+        (0..KEPT).all(|i| a.reply(i) == b.reply(i))
+            && self.reply == other.reply
             && self.base == other.base
             && self.sides == other.sides
-            && self.replies == other.replies
-            && { empty }.all(|s| self.gain[s.index()] == other.gain[s.index()])
+            && self.keys == other.keys
     }
 
-    /// Tries the placements of `keys` in turn; true once one reaches beta.
-    fn try_keys(&mut self, w: &mut Worker, run: &mut Running, keys: &[u32], ply: usize) -> bool {
-        for &k in keys {
-            let (gain, code) = unkey(k);
-            let Some(m) = decode(code) else { continue };
-            self.seen += 1;
-            let v = -self.best_reply(w, m, gain, -run.alpha, ply + 1);
-            if run.take(w, ply, m, v) {
-                return true;
-            }
-        }
-        false
+    /// Tries the placement `m`, gaining `g`; true if it reaches beta.
+    #[inline]
+    fn try_one(
+        &mut self,
+        w: &mut Worker,
+        run: &mut Running,
+        m: Placement,
+        g: i32,
+        ply: usize,
+    ) -> bool {
+        self.seen += 1;
+        let v = -self.best_reply(w, m, g, -run.alpha, ply + 1);
+        run.take(w, ply, m, v)
     }
 
-    /// Tries `piece` on each of `rest` (the mover gaining `gain[s]` on
-    /// `s`) in the order of their keys, as [`Node::try_keys`] would, with
-    /// the same values, nodes and lines; true once one reaches beta.
+    /// The `i`-th best reply before the mover's placement.
+    #[inline]
+    fn reply(&mut self, i: usize) -> Option<(i32, Square)> {
+        self.replies.get(&self.keys, i)
+    }
+
+    /// Tries `piece` on each of `rest` (its gains `gains`) in the order of
+    /// their keys, as [`Node::try_one`] on each in turn would, with the
+    /// same values, nodes and lines; true once one reaches beta.
     ///
     /// Most placements here are refuted by their best untouched reply
     /// (nearly all, where no placement reaches alpha): those are valued
@@ -255,84 +257,88 @@ impl Node {
         &mut self,
         w: &mut Worker,
         run: &mut Running,
-        gain: &[i32; 64],
+        gains: &Keys,
         mut rest: Bitboard,
         piece: Piece,
         ply: usize,
     ) -> bool {
-        // By kept reply: the squares whose best untouched reply it is.
-        let mut classes = [Bitboard::EMPTY; KEPT];
+        // By kept reply: its gain and the squares whose best untouched
+        // reply it is.
+        let mut classes = [(0, Bitboard::EMPTY); KEPT];
+        let mut kept = 0;
         let mut left = rest;
-        for (i, class) in classes.iter_mut().enumerate().take(self.replies.len) {
-            let reach = self.reach(i);
-            *class = left & !reach;
+        while kept < KEPT && !left.is_empty() {
+            let Some(((g, _), reach)) = self.kept(kept) else {
+                break;
+            };
+            classes[kept] = (g, left & !reach);
             left &= reach;
+            kept += 1;
         }
+        let classes = &classes[..kept];
         // Beyond the kept replies: found by `best_untouched`'s scan.
         let unkept = left;
         loop {
-            // The highest key (gain, then lowest square) not refuted in bulk.
-            let mut next = i32::MIN;
-            for (i, class) in classes.iter().enumerate().take(self.replies.len) {
-                let ug = self.replies.top[i].0;
-                for s in *class & rest {
-                    let g = gain[s.index()];
-                    if (self.base + g - ug) * SCALE > run.alpha {
-                        next = next.max(g * 64 + 63 - s.index() as i32);
+            // The highest key not refuted in bulk.
+            let mut next = NONE;
+            for &(ug, class) in classes {
+                for s in class & rest {
+                    let k = gains[s.index()];
+                    if (self.base + gain_of(k) - ug) * SCALE > run.alpha {
+                        next = next.max(k);
                     }
                 }
             }
             for s in unkept & rest {
-                next = next.max(gain[s.index()] * 64 + 63 - s.index() as i32);
+                next = next.max(gains[s.index()]);
             }
             // Those before it: each a placement and one reply valued.
             let mut refuted = Bitboard::EMPTY;
-            for (i, class) in classes.iter().enumerate().take(self.replies.len) {
-                let ug = self.replies.top[i].0;
-                for s in *class & rest {
-                    let g = gain[s.index()];
-                    if g * 64 + 63 - s.index() as i32 > next {
+            for &(ug, class) in classes {
+                for s in class & rest {
+                    let k = gains[s.index()];
+                    if k > next {
                         refuted.0 |= 1 << s.index();
-                        run.best = run.best.max((self.base + g - ug) * SCALE);
+                        run.best = run.best.max((self.base + gain_of(k) - ug) * SCALE);
                     }
                 }
             }
             self.seen += 2 * refuted.count() as u64;
             rest &= !refuted;
-            if next == i32::MIN {
+            if next == NONE {
                 return false;
             }
-            let (g, s) = (next.div_euclid(64), 63 - next.rem_euclid(64) as usize);
-            rest.0 &= !(1 << s);
-            let m = Placement::new(piece, Square::from_index(s));
-            self.seen += 1;
-            let v = -self.best_reply(w, m, g, -run.alpha, ply + 1);
-            if run.take(w, ply, m, v) {
+            let t = square_of(next);
+            rest &= !Bitboard::from_square(t);
+            if self.try_one(w, run, Placement::new(piece, t), gain_of(next), ply) {
                 return true;
             }
         }
     }
 
-    /// The squares the `i`-th kept reply touches, itself included.
-    fn reach(&mut self, i: usize) -> Bitboard {
+    /// The `i`-th kept reply and the squares it touches (itself included).
+    #[inline]
+    fn kept(&mut self, i: usize) -> Option<((i32, Square), Bitboard)> {
+        let r = self.reply(i)?;
         if self.reached & 1 << i == 0 {
-            let u = self.replies.top[i].1;
+            let (u, occ) = (r.1, self.sides.occupied);
             self.reached |= 1 << i;
-            self.reach[i] = attacks::rook(u, self.sides.occupied)
-                | attacks::bishop(u, self.sides.occupied)
+            self.reach[i] = attacks::rook(u, occ)
+                | attacks::bishop(u, occ)
                 | attacks::knight(u)
                 | Bitboard::from_square(u);
         }
-        self.reach[i]
+        Some((r, self.reach[i]))
     }
 
     /// The best reply (gain, square) that a placement on `t` does not
     /// touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
     fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
-        for i in 0..self.replies.len {
-            if !self.reach(i).has(t) {
-                return Some(self.replies.top[i]);
+        for i in 0..KEPT {
+            let (r, reach) = self.kept(i)?;
+            if !reach.has(t) {
+                return Some(r);
             }
         }
         let touched = attacks::rook(t, self.sides.occupied)
@@ -340,7 +346,7 @@ impl Node {
             | attacks::knight(t)
             | Bitboard::from_square(t);
         (!self.sides.occupied & !touched)
-            .map(|s| (self.gain[s.index()], s))
+            .map(|s| (gain_of(self.keys[s.index()]), s))
             .fold(None, |b, x| match b {
                 Some(b) if b.0 > x.0 => Some(b),
                 _ => Some(x),
@@ -425,12 +431,12 @@ impl Node {
                 s += step;
                 let x = 1 + len - k;
                 let change = fixed + per * x + if k == 1 { king_step } else { 0 };
-                f(self.gain[s as usize] + change, s as usize);
+                f(gain_of(self.keys[s as usize]) + change, s as usize);
             }
         }
         let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
         for s in attacks::knight(m.square) & !self.sides.occupied {
-            f(self.gain[s.index()] + knight_step, s.index());
+            f(gain_of(self.keys[s.index()]) + knight_step, s.index());
         }
     }
 
@@ -489,21 +495,22 @@ mod tests {
         let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
         let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
         let (mut node, gains) = three.child(pos, piece, reply).unwrap();
-        let gain = gains.gains();
-        let mut keys: Vec<u32> = gains
-            .squares()
-            .map(|s| key(gain[s.index()], Placement::new(piece, s)))
-            .collect();
-        keys.sort_unstable();
+        let mut keys: Vec<i16> = pos.empty().map(|s| gains.keys[s.index()]).collect();
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let place = |k: i16| Placement::new(piece, square_of(k));
         with_worker(pos, |w| {
             let mut run = Running::new(window.0, window.1);
-            let mut cut = node.try_keys(w, &mut run, &keys[..1], 0);
+            let mut cut = node.try_one(w, &mut run, place(keys[0]), gain_of(keys[0]), 0);
             if !cut && bulk {
-                let (_, code) = unkey(keys[0]);
-                let first = Bitboard::from_square(Square::from_index(code as usize % 64));
-                cut = node.try_squares(w, &mut run, gain, gains.squares() & !first, piece, 0);
+                let rest = pos.empty() & !Bitboard::from_square(square_of(keys[0]));
+                cut = node.try_squares(w, &mut run, &gains.keys, rest, piece, 0);
             } else if !cut {
-                cut = node.try_keys(w, &mut run, &keys[1..], 0);
+                for &k in &keys[1..] {
+                    if node.try_one(w, &mut run, place(k), gain_of(k), 0) {
+                        cut = true;
+                        break;
+                    }
+                }
             }
             (cut, run.best, run.alpha, node.seen, w.pv(0))
         })
@@ -535,44 +542,56 @@ mod tests {
         assert!(cuts[0] > 100 && cuts[1] > 100, "{cuts:?}");
     }
 
+    /// Keys of random gains on random squares, [`NONE`] on the others.
+    fn random_keys(rng: &mut crate::testing::Rng) -> Keys {
+        let squares = Bitboard(rng.next() & rng.next());
+        let mut keys = [NONE; 64];
+        for s in squares {
+            keys[s.index()] = pack(rng.below(127) as i32 - 63, s.index());
+        }
+        keys
+    }
+
     #[test]
-    fn in_order_goes_by_gain_then_square() {
-        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..500 {
-            let squares = Bitboard(rng.next() | rng.next());
-            let mut gain = [0; 64];
-            for g in gain.iter_mut() {
-                *g = rng.below(127) as i32 - 63;
+    fn keys_hold_their_gain_and_square() {
+        for g in -63..64 {
+            for s in Square::all() {
+                let k = pack(g, s.index());
+                assert_eq!((gain_of(k), square_of(k)), (g, s));
+                assert!(k > NONE);
             }
-            let mut got = Vec::new();
-            in_order(&gain, squares, |s| {
-                got.push(s.index());
-                true
-            });
-            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
-            want.sort();
-            assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
         }
     }
 
     #[test]
-    fn best_replies_are_the_best_gains_then_the_lowest_squares() {
+    fn best_below_is_the_highest_key_below_the_bound() {
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..2000 {
+            let keys = random_keys(&mut rng);
+            let bound = keys[rng.below(64)];
+            let want = keys.iter().copied().filter(|&k| k < bound).max();
+            assert_eq!(best_below(&keys, bound), want.unwrap_or(NONE));
+        }
+    }
+
+    #[test]
+    fn replies_are_the_best_gains_then_the_lowest_squares() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let squares = Bitboard(rng.next() & rng.next());
-            let mut gain = [0; 64];
-            for g in gain.iter_mut() {
-                *g = rng.below(127) as i32 - 63;
-            }
-            let r = Replies::best_of(&gain, squares);
-            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
-            want.sort();
-            want.truncate(KEPT);
-            let got: Vec<_> = r.top[..r.len]
-                .iter()
-                .map(|&(g, s)| (-g, s.index()))
+            let keys = random_keys(&mut rng);
+            let mut want: Vec<_> = (0..64)
+                .filter(|&s| keys[s] != NONE)
+                .map(|s| (-gain_of(keys[s]), s))
                 .collect();
-            assert_eq!(got, want);
+            want.sort();
+            let mut r = Replies::default();
+            for (i, w) in want.iter().take(KEPT).enumerate() {
+                let got = r.get(&keys, i).unwrap();
+                assert_eq!((-got.0, got.1.index()), *w);
+            }
+            if want.len() < KEPT {
+                assert_eq!(r.get(&keys, want.len()), None);
+            }
         }
     }
 
@@ -590,11 +609,10 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let mut list = [0; MAX_MOVES];
-                let (node, _) = Node::scratch(&pos, reply, &[], &mut list);
+                let (node, _) = Node::scratch(&pos, reply, reply, pos.empty());
                 for sq in pos.empty() {
                     let sd = pos.square_delta(sq);
-                    assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
+                    assert_eq!(gain_of(node.keys[sq.index()]), sd.gain(reply, them));
                 }
                 for piece in Piece::ALL {
                     for t in pos.empty() {

@@ -9,10 +9,9 @@
 //! 670 M).
 
 use super::frame::Frame;
-use super::open_end::{Node, Replies, in_order, key};
-use crate::bitboard::Bitboard;
+use super::open_end::{Gains, Keys, NONE, Node, pack};
 use crate::position::Position;
-use crate::types::{Piece, Placement, Square};
+use crate::types::Piece;
 
 /// What a node with three plies left knows for its children.
 pub struct Three {
@@ -27,58 +26,10 @@ pub struct Three {
     /// The kinds the side to move holds (one or two).
     ours: [Piece; 2],
     kinds: usize,
-    /// The opponent's gain for its piece by square (as if it moved now).
-    their_gain: [i32; 64],
+    /// The opponent's gains for its piece (as if it moved now).
+    their_keys: Keys,
     /// The gains of each kind the side to move holds.
-    our_gain: [[i32; 64]; 2],
-}
-
-/// The gains of a child's mover on the child's empty squares.
-pub struct Gains {
-    gain: [i32; 64],
-    squares: Bitboard,
-    piece: Piece,
-}
-
-impl Gains {
-    /// The key (see [`key`]) of the best placement.
-    pub fn first(&self) -> Option<u32> {
-        // The highest gain, then the lowest square: `g * 64 + 63 - s` at
-        // its largest.
-        let best = self
-            .squares
-            .map(|s| self.gain[s.index()] * 64 + 63 - s.index() as i32)
-            .max()?;
-        let s = Square::from_index((63 - best.rem_euclid(64)) as usize);
-        Some(key(best.div_euclid(64), Placement::new(self.piece, s)))
-    }
-
-    /// The mover's gain by square.
-    pub fn gains(&self) -> &[i32; 64] {
-        &self.gain
-    }
-
-    /// The squares the mover may place on.
-    pub fn squares(&self) -> Bitboard {
-        self.squares
-    }
-
-    /// The mover's piece.
-    pub fn piece(&self) -> Piece {
-        self.piece
-    }
-
-    /// Writes the keys of every placement in order into `list`; returns
-    /// how many.
-    pub fn all(&self, list: &mut [u32]) -> usize {
-        let mut n = 0;
-        in_order(&self.gain, self.squares, |s| {
-            list[n] = key(self.gain[s.index()], Placement::new(self.piece, s));
-            n += 1;
-            true
-        });
-        n
-    }
+    our_keys: [Keys; 2],
 }
 
 impl Default for Three {
@@ -90,8 +41,8 @@ impl Default for Three {
             theirs: Piece::King,
             ours: [Piece::King; 2],
             kinds: 0,
-            their_gain: [0; 64],
-            our_gain: [[0; 64]; 2],
+            their_keys: [NONE; 64],
+            our_keys: [[NONE; 64]; 2],
         }
     }
 }
@@ -131,13 +82,16 @@ impl Three {
     fn build(&mut self) {
         let f = &self.frame;
         let empty = !f.sides.occupied;
+        self.their_keys = [NONE; 64];
         for s in empty {
             // The opponent's gain: the map's other side.
-            self.their_gain[s.index()] = f.own(self.theirs, s) - f.loss[s.index()];
+            let g = f.own(self.theirs, s) - f.loss[s.index()];
+            self.their_keys[s.index()] = pack(g, s.index());
         }
-        for k in 0..self.kinds {
+        for k in 0..self.kinds.min(2) {
+            self.our_keys[k] = [NONE; 64];
             for s in empty {
-                self.our_gain[k][s.index()] = f.gain(self.ours[k], s);
+                self.our_keys[k][s.index()] = pack(f.gain(self.ours[k], s), s.index());
             }
         }
         self.ready = true;
@@ -157,27 +111,27 @@ impl Three {
         if !self.ready {
             self.build();
         }
-        let mut gain = self.our_gain[k];
-        let mut theirs = self.their_gain;
-        self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
-            gain[s] = self.our_gain[k][s] - cut[0] - loss;
-            theirs[s] = self.their_gain[s] - cut[1] + loss;
-        });
-        let sides = self.frame.sides.after(m);
-        let replies = Replies::best_of(&gain, !sides.occupied);
-        let gains = Gains {
-            gain: theirs,
-            squares: !sides.occupied,
+        let (ours, theirs) = (&self.our_keys[k], &self.their_keys);
+        let mut keys = *ours;
+        let mut gains = Gains {
+            keys: *theirs,
             piece,
         };
-        Some((Node::new(sides, pos.diff(), reply, gain, replies), gains))
+        // A change of gain moves a key by 64 per point.
+        self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
+            keys[s] = ours[s] - ((cut[0] + loss) * 64) as i16;
+            gains.keys[s] = theirs[s] + ((loss - cut[1]) * 64) as i16;
+        });
+        keys[m.square.index()] = NONE;
+        gains.keys[m.square.index()] = NONE;
+        let sides = self.frame.sides.after(m);
+        Some((Node::new(sides, pos.diff(), reply, keys), gains))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::moves::MAX_MOVES;
     use crate::variant::Variant;
 
     /// Each child's node and placements in order, patched from the
@@ -205,15 +159,10 @@ mod tests {
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
                 let (node, gains) = three.child(&child, piece, reply).unwrap();
-                let mut list = [0; MAX_MOVES];
-                let (want, n) = Node::scratch(&child, reply, &[(piece, child.empty())], &mut list);
+                let (want, want_gains) = Node::scratch(&child, reply, piece, child.empty());
                 assert!(node.same(&want), "{m}");
-                let mut sorted = list[..n].to_vec();
-                sorted.sort_unstable();
-                assert_eq!(gains.first(), Some(sorted[0]));
-                let mut got = [0; MAX_MOVES];
-                assert_eq!(gains.all(&mut got), n);
-                assert_eq!(got[..n], sorted[..]);
+                assert_eq!(gains.keys, want_gains.keys, "{m}");
+                assert_eq!(gains.piece, piece);
             }
         }
     }
