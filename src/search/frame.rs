@@ -5,6 +5,7 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
+use super::keys::{Keys, NONE, gain_of, pack};
 use super::losses::loss_map;
 use super::segments::slider_points;
 use crate::attacks::{self, RAYS, slides_along};
@@ -157,6 +158,11 @@ pub struct Frame {
     bishop: [i8; 64],
     /// [`loss_map`] for the side to move.
     pub loss: [i32; 64],
+    /// The first two kinds the side to move holds, and its gains for each:
+    /// the move picker and the children of an `open` node with three plies
+    /// left read them, where each valued every square again.
+    held: [Option<Piece>; 2],
+    keys: [Keys; 2],
 }
 
 /// The Kings and the Knights of both sides.
@@ -179,6 +185,8 @@ impl Default for Frame {
             rook: [0; 64],
             bishop: [0; 64],
             loss: [0; 64],
+            held: [None; 2],
+            keys: [[NONE; 64]; 2],
         }
     }
 }
@@ -201,6 +209,51 @@ impl Frame {
         self.leapers = leapers(pos);
         (self.rook, self.bishop) = slider_points(occ);
         self.loss = loss_map(pos, us);
+        let mut held = Piece::ALL.into_iter().filter(|&p| pos.in_hand(us, p) > 0);
+        self.held = [held.next(), held.next()];
+        for i in 0..2 {
+            if let Some(p) = self.held[i] {
+                self.keys[i] = self.keys_of(p, 1);
+            }
+        }
+    }
+
+    /// By square, the keys of the gains of `piece`: the side to move's
+    /// (`sign` 1) or the opponent's as if it moved now (`sign` -1: the
+    /// loss map from its side).
+    pub fn keys_of(&self, piece: Piece, sign: i32) -> Keys {
+        let empty = !self.sides.occupied;
+        let mut keys = [NONE; 64];
+        let leaper = match piece {
+            Piece::King => Some(attacks::king as fn(Square) -> Bitboard),
+            Piece::Knight => Some(attacks::knight as fn(Square) -> Bitboard),
+            _ => None,
+        };
+        if let Some(attacks) = leaper {
+            for s in empty {
+                let own = (attacks(s) & empty).count() as i32;
+                keys[s.index()] = pack(own + sign * self.loss[s.index()], s.index());
+            }
+            return keys;
+        }
+        // Every lane alike (the compiler's vectors), then the occupied ones.
+        let rook = matches!(piece, Piece::Queen | Piece::Rook) as i32;
+        let bishop = matches!(piece, Piece::Queen | Piece::Bishop) as i32;
+        for (i, k) in keys.iter_mut().enumerate() {
+            let own = rook * self.rook[i] as i32 + bishop * self.bishop[i] as i32;
+            *k = pack(own + sign * self.loss[i], i);
+        }
+        for s in self.sides.occupied {
+            keys[s.index()] = NONE;
+        }
+        keys
+    }
+
+    /// The keys of the side to move's gains for `piece`, if it is one of
+    /// the first two kinds it holds.
+    pub fn held_keys(&self, piece: Piece) -> Option<&Keys> {
+        let i = self.held.iter().position(|&h| h == Some(piece))?;
+        Some(&self.keys[i])
     }
 
     /// Is this the frame of `pos`?
@@ -248,7 +301,11 @@ impl Frame {
     /// The side to move's gain for `piece` on the empty square `s`.
     #[inline(always)]
     pub fn gain(&self, piece: Piece, s: Square) -> i32 {
-        self.own(piece, s) + self.loss[s.index()]
+        match self.held {
+            [Some(p), _] if p == piece => gain_of(self.keys[0][s.index()]),
+            [_, Some(p)] if p == piece => gain_of(self.keys[1][s.index()]),
+            _ => self.own(piece, s) + self.loss[s.index()],
+        }
     }
 }
 

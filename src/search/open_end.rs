@@ -15,6 +15,7 @@
 //! squares from a bitboard took a bucket sort.
 
 use super::frame::{Frame, Sides};
+use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks::{self, slides_along};
@@ -22,46 +23,6 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
-
-/// By square: `gain * 64 + 63 - square` on an empty square, [`NONE`] on an
-/// occupied one. Gains stay within (-64, 64): a piece attacks at most 27
-/// squares, and a blocker cuts at most 7 squares per line from sliders,
-/// plus one per King or Knight next to it.
-pub type Keys = [i16; 64];
-
-/// The key of an occupied square: below every other.
-pub const NONE: i16 = i16::MIN;
-
-/// The key of `gain` on the square of index `s`.
-#[inline(always)]
-pub fn pack(gain: i32, s: usize) -> i16 {
-    (gain * 64 + 63 - s as i32) as i16
-}
-
-/// The gain of a key.
-#[inline(always)]
-pub fn gain_of(k: i16) -> i32 {
-    k as i32 >> 6
-}
-
-/// The square of a key.
-#[inline(always)]
-fn square_of(k: i16) -> Square {
-    Square::from_index(63 - (k as i32 & 63) as usize)
-}
-
-/// The highest of `keys` below `bound` ([`NONE`] if none): plain lanes,
-/// so that it compiles to vector maxima.
-#[inline(always)]
-pub fn best_below(keys: &Keys, bound: i16) -> i16 {
-    let mut best = [NONE; 8];
-    for chunk in keys.chunks_exact(8) {
-        for (b, &k) in best.iter_mut().zip(chunk) {
-            *b = (*b).max(if k < bound { k } else { NONE });
-        }
-    }
-    best.into_iter().fold(NONE, i16::max)
-}
 
 /// The mover's gains on its placements, the one piece it holds.
 pub struct Gains {
@@ -542,43 +503,11 @@ mod tests {
         assert!(cuts[0] > 100 && cuts[1] > 100, "{cuts:?}");
     }
 
-    /// Keys of random gains on random squares, [`NONE`] on the others.
-    fn random_keys(rng: &mut crate::testing::Rng) -> Keys {
-        let squares = Bitboard(rng.next() & rng.next());
-        let mut keys = [NONE; 64];
-        for s in squares {
-            keys[s.index()] = pack(rng.below(127) as i32 - 63, s.index());
-        }
-        keys
-    }
-
-    #[test]
-    fn keys_hold_their_gain_and_square() {
-        for g in -63..64 {
-            for s in Square::all() {
-                let k = pack(g, s.index());
-                assert_eq!((gain_of(k), square_of(k)), (g, s));
-                assert!(k > NONE);
-            }
-        }
-    }
-
-    #[test]
-    fn best_below_is_the_highest_key_below_the_bound() {
-        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..2000 {
-            let keys = random_keys(&mut rng);
-            let bound = keys[rng.below(64)];
-            let want = keys.iter().copied().filter(|&k| k < bound).max();
-            assert_eq!(best_below(&keys, bound), want.unwrap_or(NONE));
-        }
-    }
-
     #[test]
     fn replies_are_the_best_gains_then_the_lowest_squares() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let keys = random_keys(&mut rng);
+            let keys = crate::search::keys::tests::random_keys(&mut rng);
             let mut want: Vec<_> = (0..64)
                 .filter(|&s| keys[s] != NONE)
                 .map(|s| (-gain_of(keys[s]), s))

@@ -9,27 +9,24 @@
 //! 670 M).
 
 use super::frame::Frame;
-use super::open_end::{Gains, Keys, NONE, Node, pack};
+use super::keys::{Keys, NONE};
+use super::open_end::{Gains, Node};
 use crate::position::Position;
 use crate::types::Piece;
 
 /// What a node with three plies left knows for its children.
 pub struct Three {
+    /// The node's squares, with the side to move's gains.
     frame: Frame,
-    /// Are the gains below those of `frame`?
+    /// Are `their_keys` those of `frame`?
     ready: bool,
     /// Does the position have the hands of three plies left (the opponent
     /// one piece, the side to move two)?
     usable: bool,
     /// The opponent's piece.
     theirs: Piece,
-    /// The kinds the side to move holds (one or two).
-    ours: [Piece; 2],
-    kinds: usize,
     /// The opponent's gains for its piece (as if it moved now).
     their_keys: Keys,
-    /// The gains of each kind the side to move holds.
-    our_keys: [Keys; 2],
 }
 
 impl Default for Three {
@@ -39,17 +36,14 @@ impl Default for Three {
             ready: false,
             usable: false,
             theirs: Piece::King,
-            ours: [Piece::King; 2],
-            kinds: 0,
             their_keys: [NONE; 64],
-            our_keys: [[NONE; 64]; 2],
         }
     }
 }
 
 impl Three {
-    /// Prepares for the children of `pos` (three plies left); the gains
-    /// wait for the first child that asks.
+    /// Prepares for the children of `pos` (three plies left); the
+    /// opponent's gains wait for the first child that asks.
     pub fn set(&mut self, pos: &Position) {
         self.frame.set(pos);
         self.ready = false;
@@ -60,14 +54,7 @@ impl Three {
                 .filter(move |&p| pos.in_hand(c, p) > 0)
         };
         let theirs: u8 = Piece::ALL.iter().map(|&p| pos.in_hand(us.flip(), p)).sum();
-        self.kinds = 0;
-        for p in held(us) {
-            if self.kinds < 2 {
-                self.ours[self.kinds] = p;
-            }
-            self.kinds += 1;
-        }
-        self.usable = theirs == 1 && (1..=2).contains(&self.kinds);
+        self.usable = theirs == 1 && (1..=2).contains(&held(us).count());
         if let Some(p) = held(us.flip()).next() {
             self.theirs = p;
         }
@@ -78,40 +65,20 @@ impl Three {
         &self.frame
     }
 
-    /// The gains of the frame's squares.
-    fn build(&mut self) {
-        let f = &self.frame;
-        let empty = !f.sides.occupied;
-        self.their_keys = [NONE; 64];
-        for s in empty {
-            // The opponent's gain: the map's other side.
-            let g = f.own(self.theirs, s) - f.loss[s.index()];
-            self.their_keys[s.index()] = pack(g, s.index());
-        }
-        for k in 0..self.kinds.min(2) {
-            self.our_keys[k] = [NONE; 64];
-            for s in empty {
-                self.our_keys[k][s.index()] = pack(f.gain(self.ours[k], s), s.index());
-            }
-        }
-        self.ready = true;
-    }
-
     /// The node of `pos` (two plies left, its mover placing `piece` on any
     /// empty square, the reply `reply`), if `pos` is a child of the
     /// prepared node, and its mover's gains.
     pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece) -> Option<(Node, Gains)> {
-        if !self.usable || piece != self.theirs {
+        if !self.usable || piece != self.theirs || self.frame.held_keys(reply).is_none() {
             return None;
         }
-        let k = self.ours[..self.kinds.min(2)]
-            .iter()
-            .position(|&p| p == reply)?;
         let m = self.frame.describes_parent_of(pos)?;
         if !self.ready {
-            self.build();
+            // The opponent's gain: the map from its side.
+            self.their_keys = self.frame.keys_of(self.theirs, -1);
+            self.ready = true;
         }
-        let (ours, theirs) = (&self.our_keys[k], &self.their_keys);
+        let (ours, theirs) = (self.frame.held_keys(reply)?, &self.their_keys);
         let mut keys = *ours;
         let mut gains = Gains {
             keys: *theirs,
