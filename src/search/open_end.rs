@@ -296,17 +296,18 @@ impl Node {
     /// touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
     fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
-        for i in 0..KEPT {
-            let (r, reach) = self.kept(i)?;
-            if !reach.has(t) {
-                return Some(r);
-            }
-        }
-        let touched = attacks::rook(t, self.sides.occupied)
-            | attacks::bishop(t, self.sides.occupied)
+        let occ = self.sides.occupied;
+        let reach = attacks::rook(t, occ)
+            | attacks::bishop(t, occ)
             | attacks::knight(t)
             | Bitboard::from_square(t);
-        (!self.sides.occupied & !touched)
+        for i in 0..KEPT {
+            let (g, u) = self.reply(i)?;
+            if !reach.has(u) {
+                return Some((g, u));
+            }
+        }
+        (!occ & !reach)
             .map(|s| (gain_of(self.keys[s.index()]), s))
             .fold(None, |b, x| match b {
                 Some(b) if b.0 > x.0 => Some(b),
@@ -335,42 +336,44 @@ impl Node {
         let untouched = self.best_untouched(m.square);
         // The opponent's points minus the mover's after `m`.
         let base = -(self.base + g);
-        let mut seen = 0u64;
-        // (gain, tie-break) of the best so far: the untouched reply wins ties,
-        // then the lowest square, as the scan offers them.
-        let mut best: Option<(i32, i32, Square)> = None;
-        if let Some((ug, us)) = untouched {
+        let mut seen = 0;
+        if let Some((ug, _)) = untouched {
             seen = 1;
-            best = Some((ug, 64, us));
             if (base + ug) * SCALE >= beta {
-                return self.finish(w, seen, best, base, ply);
+                return self.finish(w, seen, untouched, base, ply);
             }
         }
-        // The lowest touched square whose reply reaches beta, and its gain.
-        let mut cut = (64usize, 0);
-        let mut touched_empty = 0u64;
-        let mut offer = |gain: i32, s: usize| {
-            touched_empty |= 1 << s;
-            let key = (gain, 63 - s as i32, Square::from_index(s));
-            if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
-                best = Some(key);
-            }
-            if (base + gain) * SCALE >= beta && s < cut.0 {
-                cut = (s, gain);
+        // The lowest key whose gain reaches beta: `base + gain >= beta / SCALE`.
+        let low = -(base * SCALE - beta).div_euclid(SCALE) * 64;
+        // The touched squares, those reaching beta, their keys after `m`.
+        let (mut touched, mut cuts, mut top) = (0u64, 0u64, i32::MIN);
+        let mut after = [0i16; 64];
+        self.touched(m, |k, s| {
+            touched |= 1 << s;
+            cuts |= ((k >= low) as u64) << s;
+            top = top.max(k);
+            after[s] = k as i16;
+        });
+        // The scan stops at the lowest square reaching beta; else the best
+        // is the highest key, the untouched reply winning ties of gain.
+        let best = if cuts != 0 {
+            let c = cuts.trailing_zeros();
+            seen += (touched & (u64::MAX >> (63 - c))).count_ones() as u64;
+            let k = after[c as usize];
+            Some((gain_of(k), square_of(k)))
+        } else {
+            seen += touched.count_ones() as u64;
+            match untouched {
+                Some((ug, _)) if touched == 0 || ug >= top >> 6 => untouched,
+                _ if touched != 0 => Some((top >> 6, square_of(top as i16))),
+                _ => None,
             }
         };
-        self.touched(m, &mut offer);
-        if cut.0 < 64 {
-            seen += (touched_empty & (u64::MAX >> (63 - cut.0))).count_ones() as u64;
-            best = Some((cut.1, 0, Square::from_index(cut.0)));
-        } else {
-            seen += touched_empty.count_ones() as u64;
-        }
         self.finish(w, seen, best, base, ply)
     }
 
-    /// Calls `f(gain, square)` with the opponent's gain after `m` on every
-    /// empty square that `m` touches.
+    /// Calls `f(key, square)` with the key of the opponent's gain after `m`
+    /// (as an i32) on every empty square that `m` touches.
     #[inline]
     fn touched(&self, m: Placement, mut f: impl FnMut(i32, usize)) {
         let ti = m.square.index();
@@ -392,12 +395,12 @@ impl Node {
                 s += step;
                 let x = 1 + len - k;
                 let change = fixed + per * x + if k == 1 { king_step } else { 0 };
-                f(gain_of(self.keys[s as usize]) + change, s as usize);
+                f(self.keys[s as usize] as i32 + change * 64, s as usize);
             }
         }
         let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
         for s in attacks::knight(m.square) & !self.sides.occupied {
-            f(gain_of(self.keys[s.index()]) + knight_step, s.index());
+            f(self.keys[s.index()] as i32 + knight_step * 64, s.index());
         }
     }
 
@@ -407,13 +410,13 @@ impl Node {
         &mut self,
         w: &mut Worker,
         seen: u64,
-        best: Option<(i32, i32, Square)>,
+        best: Option<(i32, Square)>,
         base: i32,
         ply: usize,
     ) -> Value {
         self.seen += seen;
         match best {
-            Some((g, _, s)) => {
+            Some((g, s)) => {
                 w.leaf_line(ply, Placement::new(self.reply, s));
                 ((base + g) * SCALE).clamp(-INFINITE + 1, INFINITE - 1)
             }
@@ -524,6 +527,95 @@ mod tests {
         }
     }
 
+    /// The reply to `m` as the scan would find it, from played positions:
+    /// its value, the replies valued and the reply.
+    fn scanned_reply(
+        pos: &Position,
+        m: Placement,
+        reply: Piece,
+        beta: Value,
+    ) -> (Value, u64, Option<Square>) {
+        let them = pos.side_to_move().flip().index();
+        let mut after = pos.clone();
+        after.play(m);
+        let gain = |p: &Position, s: Square| p.square_delta(s).gain(reply, them);
+        let base = after.diff();
+        let reach = attacks::attacks(Piece::Queen, m.square, pos.occupied())
+            | attacks::knight(m.square)
+            | Bitboard::from_square(m.square);
+        // The node's replies in order, before `m`; the first untouched of the
+        // kept ones, else the best untouched (the last of equal gains).
+        let mut order: Vec<Square> = pos.empty().collect();
+        order.sort_by_key(|&s| (-gain(pos, s), s.index()));
+        let untouched = match order.iter().take(KEPT).find(|&&s| !reach.has(s)) {
+            Some(&s) => Some(s),
+            None => (pos.empty() & !reach).max_by_key(|&s| (gain(pos, s), s.index())),
+        };
+        let (mut seen, mut best) = (0, None);
+        if let Some(u) = untouched {
+            seen = 1;
+            best = Some((gain(pos, u), u));
+            if (base + gain(pos, u)) * SCALE >= beta {
+                return ((base + gain(pos, u)) * SCALE, seen, Some(u));
+            }
+        }
+        for s in reach & after.empty() {
+            seen += 1;
+            let g = gain(&after, s);
+            if best.is_none_or(|(b, _)| g > b) {
+                best = Some((g, s));
+            }
+            if (base + g) * SCALE >= beta {
+                return ((base + g) * SCALE, seen, Some(s));
+            }
+        }
+        match best {
+            Some((g, s)) => ((base + g) * SCALE, seen, Some(s)),
+            None => (base * SCALE, seen, None),
+        }
+    }
+
+    /// The node's best reply to each placement equals the scan's on the
+    /// played position, whatever beta.
+    #[test]
+    fn best_replies_match_a_scan_of_played_replies() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        let mut cuts = [0; 2];
+        for _ in 0..40 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 2 {
+                rng.play(&mut pos);
+            }
+            let us = pos.side_to_move();
+            let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
+            let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
+            for t in pos.empty() {
+                let m = Placement::new(piece, t);
+                let g = pos.square_delta(t).gain(piece, us.index());
+                let beta = -(pos.diff() + g) * SCALE + rng.below(4000) as Value - 1000;
+                let (want, want_seen, want_reply) = scanned_reply(&pos, m, reply, beta);
+                let (mut node, _) = Node::scratch(&pos, reply, piece, pos.empty());
+                let (got, pv) = with_worker(&pos, |w| {
+                    let v = node.best_reply(w, m, g, beta, 0);
+                    (v, w.pv(0))
+                });
+                assert_eq!(
+                    (got, node.seen),
+                    (want, want_seen),
+                    "{} {m} {beta}",
+                    pos.fen()
+                );
+                let want_pv: Vec<_> = want_reply
+                    .map(|s| Placement::new(reply, s))
+                    .into_iter()
+                    .collect();
+                assert_eq!(pv, want_pv, "{} {m}", pos.fen());
+                cuts[(got >= beta) as usize] += 1;
+            }
+        }
+        assert!(cuts[0] > 200 && cuts[1] > 200, "{cuts:?}");
+    }
+
     /// The node's scan agrees with `square_delta`, and the gains after each
     /// placement, from its rays, equal a scan of the position after playing
     /// it, in random `open` positions.
@@ -549,8 +641,8 @@ mod tests {
                         let mut after = pos.clone();
                         after.play(m);
                         let mut n = 0;
-                        node.touched(m, |g, s| {
-                            let sd = after.square_delta(Square::from_index(s));
+                        node.touched(m, |k, s| {
+                            let (g, sd) = (k >> 6, after.square_delta(Square::from_index(s)));
                             assert_eq!(g, sd.gain(reply, them), "{m} {reply:?} on {s}");
                             n += 1;
                         });
