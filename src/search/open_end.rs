@@ -24,14 +24,6 @@ use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
-/// The mover's gains on its placements, the one piece it holds.
-pub struct Gains {
-    /// By square ([`NONE`] where it may not place).
-    pub keys: Keys,
-    /// Its piece.
-    pub piece: Piece,
-}
-
 /// The exact value of an `open` position with two plies left, the mover's
 /// placements being `moves`: in `open` the mover holds one piece here, free
 /// to go on any empty square, so `moves` is one group.
@@ -44,27 +36,26 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     };
     debug_assert!(groups.next().is_none(), "{}", w.pos.fen());
     // The node above left what its squares are worth: patched where its
-    // placement touched, they need no valuing.
-    let prepared = if squares == w.pos.empty() {
-        w.three.child(&w.pos, piece, reply)
-    } else {
-        None
-    };
-    let (mut node, gains) =
-        prepared.unwrap_or_else(|| Node::scratch(&w.pos, reply, piece, squares));
+    // placement touched, they need no valuing. The node is the worker's
+    // own, lent out and back, as copying it cost more than filling it.
+    let mut node = w.three.spare.take().unwrap_or_default();
+    if squares != w.pos.empty() || !w.three.child(&w.pos, piece, reply, &mut node) {
+        node.scratch(&w.pos, reply, piece, squares);
+    }
     let mut run = Running::new(alpha, beta);
     // The best placement alone first: most of these nodes cut on it.
-    let first = best_below(&gains.keys, i16::MAX);
+    let first = best_below(&node.gains, i16::MAX);
     if first != NONE {
         let t = square_of(first);
         let m = Placement::new(piece, t);
         if !node.try_one(w, &mut run, m, gain_of(first), ply) {
             let rest = squares & !Bitboard::from_square(t);
-            node.try_squares(w, &mut run, &gains.keys, rest, piece, ply);
+            node.try_squares(w, &mut run, rest, piece, ply);
         }
     }
     // Counted once per node: a few dozen nodes, where the poll wants 1024.
     w.count(std::mem::take(&mut node.seen));
+    w.three.spare = Some(node);
     run.value(w)
 }
 
@@ -124,7 +115,9 @@ pub struct Node {
     /// The pieces, from the mover's view.
     sides: Sides,
     /// The opponent's gains for `reply`.
-    keys: Keys,
+    pub keys: Keys,
+    /// The mover's gains for its piece.
+    pub gains: Keys,
     replies: Replies,
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
@@ -133,44 +126,55 @@ pub struct Node {
     seen: u64,
 }
 
-impl Node {
-    /// The node of a position with `sides`, `base` its difference, the
-    /// opponent's last piece being `reply`, its gains `keys`.
-    pub fn new(sides: Sides, base: i32, reply: Piece, keys: Keys) -> Node {
+impl Default for Node {
+    fn default() -> Node {
         Node {
-            reply,
-            base,
-            sides,
-            keys,
+            reply: Piece::King,
+            base: 0,
+            sides: Frame::default().sides,
+            keys: [NONE; 64],
+            gains: [NONE; 64],
             replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
             seen: 0,
         }
     }
+}
 
-    /// The node of `pos`, every square valued, and the mover's gains for
-    /// `piece` on `squares`.
+impl Node {
+    /// Makes this the node of a position with `sides`, `base` its
+    /// difference, the opponent's last piece being `reply`, its keys and
+    /// gains filled by the caller.
+    pub fn set(&mut self, sides: Sides, base: i32, reply: Piece) {
+        self.sides = sides;
+        self.base = base;
+        self.reply = reply;
+        self.replies = Replies::default();
+        self.reached = 0;
+        self.seen = 0;
+    }
+
+    /// Makes this the node of `pos`, every square valued, with the mover's
+    /// gains for `piece` on `squares`.
     pub(super) fn scratch(
+        &mut self,
         pos: &Position,
         reply: Piece,
         piece: Piece,
         squares: Bitboard,
-    ) -> (Node, Gains) {
+    ) {
         let f = Frame::new(pos);
-        let mut keys = [NONE; 64];
-        let mut gains = Gains {
-            keys: [NONE; 64],
-            piece,
-        };
+        self.keys = [NONE; 64];
+        self.gains = [NONE; 64];
         for sq in pos.empty() {
             let si = sq.index();
-            keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
+            self.keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
             if squares.has(sq) {
-                gains.keys[si] = pack(f.gain(piece, sq), si);
+                self.gains[si] = pack(f.gain(piece, sq), si);
             }
         }
-        (Node::new(f.sides, pos.diff(), reply, keys), gains)
+        self.set(f.sides, pos.diff(), reply);
     }
 
     /// Do both nodes know the same (for tests)?
@@ -182,6 +186,7 @@ impl Node {
             && self.base == other.base
             && self.sides == other.sides
             && self.keys == other.keys
+            && self.gains == other.gains
     }
 
     /// Tries the placement `m`, gaining `g`; true if it reaches beta.
@@ -205,7 +210,7 @@ impl Node {
         self.replies.get(&self.keys, i)
     }
 
-    /// Tries `piece` on each of `rest` (its gains `gains`) in the order of
+    /// Tries `piece` on each of `rest` (its gains `self.gains`) in the order of
     /// their keys, as [`Node::try_one`] on each in turn would, with the
     /// same values, nodes and lines; true once one reaches beta.
     ///
@@ -218,7 +223,6 @@ impl Node {
         &mut self,
         w: &mut Worker,
         run: &mut Running,
-        gains: &Keys,
         mut rest: Bitboard,
         piece: Piece,
         ply: usize,
@@ -244,20 +248,20 @@ impl Node {
             let mut next = NONE;
             for &(ug, class) in classes {
                 for s in class & rest {
-                    let k = gains[s.index()];
+                    let k = self.gains[s.index()];
                     if (self.base + gain_of(k) - ug) * SCALE > run.alpha {
                         next = next.max(k);
                     }
                 }
             }
             for s in unkept & rest {
-                next = next.max(gains[s.index()]);
+                next = next.max(self.gains[s.index()]);
             }
             // Those before it: each a placement and one reply valued.
             let mut refuted = Bitboard::EMPTY;
             for &(ug, class) in classes {
                 for s in class & rest {
-                    let k = gains[s.index()];
+                    let k = self.gains[s.index()];
                     if k > next {
                         refuted.0 |= 1 << s.index();
                         run.best = run.best.max((self.base + gain_of(k) - ug) * SCALE);
@@ -458,8 +462,9 @@ mod tests {
         let us = pos.side_to_move();
         let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
         let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
-        let (mut node, gains) = three.child(pos, piece, reply).unwrap();
-        let mut keys: Vec<i16> = pos.empty().map(|s| gains.keys[s.index()]).collect();
+        let mut node = Node::default();
+        assert!(three.child(pos, piece, reply, &mut node));
+        let mut keys: Vec<i16> = pos.empty().map(|s| node.gains[s.index()]).collect();
         keys.sort_unstable_by(|a, b| b.cmp(a));
         let place = |k: i16| Placement::new(piece, square_of(k));
         with_worker(pos, |w| {
@@ -467,7 +472,7 @@ mod tests {
             let mut cut = node.try_one(w, &mut run, place(keys[0]), gain_of(keys[0]), 0);
             if !cut && bulk {
                 let rest = pos.empty() & !Bitboard::from_square(square_of(keys[0]));
-                cut = node.try_squares(w, &mut run, &gains.keys, rest, piece, 0);
+                cut = node.try_squares(w, &mut run, rest, piece, 0);
             } else if !cut {
                 for &k in &keys[1..] {
                     if node.try_one(w, &mut run, place(k), gain_of(k), 0) {
@@ -594,7 +599,8 @@ mod tests {
                 let g = pos.square_delta(t).gain(piece, us.index());
                 let beta = -(pos.diff() + g) * SCALE + rng.below(4000) as Value - 1000;
                 let (want, want_seen, want_reply) = scanned_reply(&pos, m, reply, beta);
-                let (mut node, _) = Node::scratch(&pos, reply, piece, pos.empty());
+                let mut node = Node::default();
+                node.scratch(&pos, reply, piece, pos.empty());
                 let (got, pv) = with_worker(&pos, |w| {
                     let v = node.best_reply(w, m, g, beta, 0);
                     (v, w.pv(0))
@@ -630,7 +636,8 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let (node, _) = Node::scratch(&pos, reply, reply, pos.empty());
+                let mut node = Node::default();
+                node.scratch(&pos, reply, reply, pos.empty());
                 for sq in pos.empty() {
                     let sd = pos.square_delta(sq);
                     assert_eq!(gain_of(node.keys[sq.index()]), sd.gain(reply, them));

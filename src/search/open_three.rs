@@ -10,7 +10,7 @@
 
 use super::frame::Frame;
 use super::keys::{Keys, NONE};
-use super::open_end::{Gains, Node};
+use super::open_end::Node;
 use crate::position::Position;
 use crate::types::Piece;
 
@@ -27,6 +27,8 @@ pub struct Three {
     theirs: Piece,
     /// The opponent's gains for its piece (as if it moved now).
     their_keys: Keys,
+    /// A two-left node's room, lent to each child in turn.
+    pub spare: Option<Box<Node>>,
 }
 
 impl Default for Three {
@@ -37,6 +39,7 @@ impl Default for Three {
             usable: false,
             theirs: Piece::King,
             their_keys: [NONE; 64],
+            spare: None,
         }
     }
 }
@@ -65,34 +68,37 @@ impl Three {
         &self.frame
     }
 
-    /// The node of `pos` (two plies left, its mover placing `piece` on any
-    /// empty square, the reply `reply`), if `pos` is a child of the
-    /// prepared node, and its mover's gains.
-    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece) -> Option<(Node, Gains)> {
+    /// Makes `node` the node of `pos` (two plies left, its mover placing
+    /// `piece` on any empty square, the reply `reply`), with its mover's
+    /// gains, if `pos` is a child of the prepared node; else false.
+    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece, node: &mut Node) -> bool {
         if !self.usable || piece != self.theirs || self.frame.held_keys(reply).is_none() {
-            return None;
+            return false;
         }
-        let m = self.frame.describes_parent_of(pos)?;
+        let Some(m) = self.frame.describes_parent_of(pos) else {
+            return false;
+        };
         if !self.ready {
             // The opponent's gain: the map from its side.
             self.their_keys = self.frame.keys_of(self.theirs, -1);
             self.ready = true;
         }
-        let (ours, theirs) = (self.frame.held_keys(reply)?, &self.their_keys);
-        let mut keys = *ours;
-        let mut gains = Gains {
-            keys: *theirs,
-            piece,
+        let Some(ours) = self.frame.held_keys(reply) else {
+            return false;
         };
+        let theirs = &self.their_keys;
+        node.keys = *ours;
+        node.gains = *theirs;
+        let (keys, gains) = (&mut node.keys, &mut node.gains);
         // A change of gain moves a key by 64 per point.
         self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
             keys[s] = ours[s] - ((cut[0] + loss) * 64) as i16;
-            gains.keys[s] = theirs[s] + ((loss - cut[1]) * 64) as i16;
+            gains[s] = theirs[s] + ((loss - cut[1]) * 64) as i16;
         });
         keys[m.square.index()] = NONE;
-        gains.keys[m.square.index()] = NONE;
-        let sides = self.frame.sides.after(m);
-        Some((Node::new(sides, pos.diff(), reply, keys), gains))
+        gains[m.square.index()] = NONE;
+        node.set(self.frame.sides.after(m), pos.diff(), reply);
+        true
     }
 }
 
@@ -125,11 +131,11 @@ mod tests {
                     .into_iter()
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
-                let (node, gains) = three.child(&child, piece, reply).unwrap();
-                let (want, want_gains) = Node::scratch(&child, reply, piece, child.empty());
+                let mut node = Node::default();
+                assert!(three.child(&child, piece, reply, &mut node));
+                let mut want = Node::default();
+                want.scratch(&child, reply, piece, child.empty());
                 assert!(node.same(&want), "{m}");
-                assert_eq!(gains.keys, want_gains.keys, "{m}");
-                assert_eq!(gains.piece, piece);
             }
         }
     }
