@@ -244,20 +244,30 @@ impl Node {
         // Beyond the kept replies: found by `best_untouched`'s scan.
         let unkept = left;
         loop {
-            // The highest key not refuted in bulk.
-            let mut next = NONE;
+            // The highest key not refuted in bulk, and what refuting all the
+            // others would find: most often there is no such key.
+            let (mut next, mut n, mut top) = (NONE, 0, i32::MIN);
             for &(ug, class) in classes {
                 for s in class & rest {
                     let k = self.gains[s.index()];
-                    if (self.base + gain_of(k) - ug) * SCALE > run.alpha {
+                    let v = (self.base + gain_of(k) - ug) * SCALE;
+                    if v > run.alpha {
                         next = next.max(k);
+                    } else {
+                        (n, top) = (n + 1, top.max(v));
                     }
                 }
             }
             for s in unkept & rest {
                 next = next.max(self.gains[s.index()]);
             }
-            // Those before it: each a placement and one reply valued.
+            if next == NONE {
+                // Each a placement and one reply valued.
+                self.seen += 2 * n;
+                run.best = run.best.max(top);
+                return false;
+            }
+            // Those before it.
             let mut refuted = Bitboard::EMPTY;
             for &(ug, class) in classes {
                 for s in class & rest {
@@ -270,9 +280,6 @@ impl Node {
             }
             self.seen += 2 * refuted.count() as u64;
             rest &= !refuted;
-            if next == NONE {
-                return false;
-            }
             let t = square_of(next);
             rest &= !Bitboard::from_square(t);
             if self.try_one(w, run, Placement::new(piece, t), gain_of(next), ply) {
