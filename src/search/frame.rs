@@ -144,16 +144,16 @@ impl Sides {
             let step = attacks::step(e);
             let len = run[e];
             let fixed = sign[e] * far;
-            let mut s = t.index() as isize;
-            for k in 1..=len {
+            if len == 0 {
+                continue;
+            }
+            // The first square, a King's step away, then the rest.
+            let mut s = t.index() as isize + step;
+            let loss = fixed + per * len + king_step;
+            f(s as usize, loss, [cut[0] + kings[0], cut[1] + kings[1]]);
+            for x in (1..len).rev() {
                 s += step;
-                let x = 1 + len - k;
-                if k == 1 {
-                    let loss = fixed + per * x + king_step;
-                    f(s as usize, loss, [cut[0] + kings[0], cut[1] + kings[1]]);
-                } else {
-                    f(s as usize, fixed + per * x, cut);
-                }
+                f(s as usize, fixed + per * x, cut);
             }
         }
         let knight = |p: Piece| (p == Piece::Knight) as i32;

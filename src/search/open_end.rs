@@ -401,12 +401,19 @@ impl Node {
             let per = sign[o] + slides_along(piece, e) as i32;
             let step = attacks::step(e);
             let len = run[e];
-            let mut s = ti as isize;
-            for k in 1..=len {
+            if len == 0 {
+                continue;
+            }
+            // The first square, a King's step away, then the rest.
+            let mut s = ti as isize + step;
+            let change = fixed + per * len + king_step;
+            f(self.keys[s as usize] as i32 + change * 64, s as usize);
+            for x in (1..len).rev() {
                 s += step;
-                let x = 1 + len - k;
-                let change = fixed + per * x + if k == 1 { king_step } else { 0 };
-                f(self.keys[s as usize] as i32 + change * 64, s as usize);
+                f(
+                    self.keys[s as usize] as i32 + (fixed + per * x) * 64,
+                    s as usize,
+                );
             }
         }
         let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
