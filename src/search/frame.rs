@@ -5,8 +5,9 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
+use super::keys::{Keys, NONE, gain_of, pack};
 use super::losses::loss_map;
-use super::segments::slider_points;
+use super::segments::{bishop_points, rook_points, slider_points};
 use crate::attacks::{self, RAYS, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -58,11 +59,34 @@ impl Sides {
         }
     }
 
+    /// The sides before the placement `m` that made these: the inverse of
+    /// [`Sides::after`].
+    #[inline]
+    pub fn before(&self, m: Placement) -> Sides {
+        let bb = Bitboard::from_square(m.square);
+        Sides {
+            occupied: self.occupied & !bb,
+            ours: self.theirs & !bb,
+            theirs: self.ours,
+            lines: self.lines.map(|l| l & !bb),
+        }
+    }
+
+    /// [`loss_map`] at the empty square `t` for the side to move, `(run,
+    /// sign)` being [`Sides::rays`] from `t` and `leapers` the Kings and
+    /// the Knights: each slider next along a line loses `t` and the run
+    /// beyond it, each King or Knight `t`.
+    fn loss_at(&self, t: Square, (run, sign): Rays, leapers: [Bitboard; 2]) -> i32 {
+        let sliders: i32 = (0..8).map(|d| sign[d] * (1 + run[d ^ 4])).sum();
+        let near = (attacks::king(t) & leapers[0]) | (attacks::knight(t) & leapers[1]);
+        sliders + (near & self.theirs).count() as i32 - (near & self.ours).count() as i32
+    }
+
     /// The empty squares along each ray from the empty square `t`, and whose
     /// loss the first piece along it would be if it slides along that line:
     /// +1 the opponent's, -1 the side to move's, 0 no such piece.
     #[inline]
-    pub fn rays(&self, t: Square) -> ([i32; 8], [i32; 8]) {
+    pub fn rays(&self, t: Square) -> Rays {
         let ti = t.index();
         let occ = self.occupied.0;
         let mut runs = [0i32; 8];
@@ -99,13 +123,14 @@ impl Sides {
     /// beyond no more; the slider beyond `s` loses as much to a blocker on
     /// `s`, the one beyond `t` nothing any more, and `m`'s piece the rest of
     /// the ray if it slides along it (or `s` if it is a King a step away).
+    /// Returns the rays from `t`.
     #[inline(always)]
     pub fn touched(
         &self,
         m: Placement,
         pieces: [Piece; 2],
         mut f: impl FnMut(usize, i32, [i32; 2]),
-    ) {
+    ) -> Rays {
         let t = m.square;
         let (run, sign) = self.rays(t);
         let king = |p: Piece| (p == Piece::King) as i32;
@@ -119,16 +144,16 @@ impl Sides {
             let step = attacks::step(e);
             let len = run[e];
             let fixed = sign[e] * far;
-            let mut s = t.index() as isize;
-            for k in 1..=len {
+            if len == 0 {
+                continue;
+            }
+            // The first square, a King's step away, then the rest.
+            let mut s = t.index() as isize + step;
+            let loss = fixed + per * len + king_step;
+            f(s as usize, loss, [cut[0] + kings[0], cut[1] + kings[1]]);
+            for x in (1..len).rev() {
                 s += step;
-                let x = 1 + len - k;
-                if k == 1 {
-                    let loss = fixed + per * x + king_step;
-                    f(s as usize, loss, [cut[0] + kings[0], cut[1] + kings[1]]);
-                } else {
-                    f(s as usize, fixed + per * x, cut);
-                }
+                f(s as usize, fixed + per * x, cut);
             }
         }
         let knight = |p: Piece| (p == Piece::Knight) as i32;
@@ -136,8 +161,13 @@ impl Sides {
         for s in attacks::knight(t) & !self.occupied {
             f(s.index(), loss, cut);
         }
+        (run, sign)
     }
 }
+
+/// The empty squares along each ray from a square, and the sign of the
+/// slider ending each ([`Sides::rays`]).
+pub type Rays = ([i32; 8], [i32; 8]);
 
 /// The squares of one position, from its side to move's view.
 #[derive(Clone, Debug)]
@@ -148,6 +178,8 @@ pub struct Frame {
     hash: u64,
     /// The side to move.
     side: Color,
+    /// The position's last placement.
+    last: Option<Placement>,
     /// The pieces.
     pub sides: Sides,
     /// The Kings and the Knights of both sides (with `sides`, the board).
@@ -155,8 +187,15 @@ pub struct Frame {
     /// What a rook, a bishop would attack on each empty square.
     rook: [i8; 64],
     bishop: [i8; 64],
+    /// The empty squares a King, a Knight would attack from each square.
+    leaping: [[i8; 64]; 2],
     /// [`loss_map`] for the side to move.
     pub loss: [i32; 64],
+    /// The first two kinds the side to move holds, and its gains for each:
+    /// the move picker and the children of an `open` node with three plies
+    /// left read them, where each valued every square again.
+    held: [Option<Piece>; 2],
+    keys: [Keys; 2],
 }
 
 /// The Kings and the Knights of both sides.
@@ -169,6 +208,7 @@ impl Default for Frame {
         Frame {
             hash: 0,
             side: Color::White,
+            last: None,
             sides: Sides {
                 occupied: Bitboard(!0),
                 ours: Bitboard::EMPTY,
@@ -178,7 +218,10 @@ impl Default for Frame {
             leapers: [Bitboard::EMPTY; 2],
             rook: [0; 64],
             bishop: [0; 64],
+            leaping: [[0; 64]; 2],
             loss: [0; 64],
+            held: [None; 2],
+            keys: [[NONE; 64]; 2],
         }
     }
 }
@@ -191,16 +234,140 @@ impl Frame {
         f
     }
 
-    /// Makes this the frame of `pos`.
+    /// Makes this the frame of `pos`: patched if it was the frame of a
+    /// sibling (the same parent, another placement), as the children of a
+    /// node are searched in turn; else made afresh.
     pub fn set(&mut self, pos: &Position) {
+        if !self.describes(pos) && !self.step_to_sibling(pos) {
+            self.afresh(pos);
+        }
+    }
+
+    /// Makes this the frame of `pos` from nothing.
+    fn afresh(&mut self, pos: &Position) {
         let us = pos.side_to_move();
         let occ = pos.occupied();
         self.hash = pos.piece_hash();
         self.side = us;
+        self.last = pos.last_placement();
         self.sides = Sides::new(pos);
         self.leapers = leapers(pos);
         (self.rook, self.bishop) = slider_points(occ);
+        for (i, s) in Square::all().enumerate() {
+            self.leaping[0][i] = (attacks::king(s) & !occ).count() as i8;
+            self.leaping[1][i] = (attacks::knight(s) & !occ).count() as i8;
+        }
         self.loss = loss_map(pos, us);
+        let mut held = Piece::ALL.into_iter().filter(|&p| pos.in_hand(us, p) > 0);
+        self.held = [held.next(), held.next()];
+        self.fill_keys();
+    }
+
+    /// Makes the keys of the held kinds.
+    fn fill_keys(&mut self) {
+        for i in 0..2 {
+            if let Some(p) = self.held[i] {
+                self.keys[i] = self.keys_of(p, 1);
+            }
+        }
+    }
+
+    /// Makes this the frame of `pos` if it is that of a sibling of `pos`:
+    /// the squares its last placement touched, and the square it stands
+    /// on, are valued back as in the parent, then patched for `pos`'s last
+    /// placement. The loss map keeps this side's view throughout: the
+    /// parent's, negated.
+    fn step_to_sibling(&mut self, pos: &Position) -> bool {
+        let (Some(m), Some(next)) = (self.last, pos.last_placement()) else {
+            return false;
+        };
+        let mover = pos.side_to_move().flip();
+        let parent_hash = pos.piece_hash() ^ zobrist::piece(mover, next.piece, next.square);
+        if self.side != pos.side_to_move()
+            || self.hash ^ zobrist::piece(mover, m.piece, m.square) != parent_hash
+        {
+            return false;
+        }
+        let parent = self.sides.before(m);
+        let kind = |pl: Placement, p| {
+            if pl.piece == p {
+                Bitboard::from_square(pl.square)
+            } else {
+                Bitboard::EMPTY
+            }
+        };
+        let lp = [Piece::King, Piece::Knight];
+        let parent_leapers = [0, 1].map(|i| self.leapers[i] & !kind(m, lp[i]));
+        let now = [0, 1].map(|i| parent_leapers[i] | kind(next, lp[i]));
+        if parent.occupied.has(next.square)
+            || parent.after(next) != Sides::new(pos)
+            || now != leapers(pos)
+        {
+            return false;
+        }
+        let (rook, bishop, loss) = (&mut self.rook, &mut self.bishop, &mut self.loss);
+        let rays = parent.touched(m, [Piece::Rook, Piece::Bishop], |s, d, cut| {
+            loss[s] -= d;
+            rook[s] += cut[0] as i8;
+            bishop[s] += cut[1] as i8;
+        });
+        let t = m.square;
+        loss[t.index()] = -parent.loss_at(t, rays, parent_leapers);
+        rook[t.index()] = rook_points(parent.occupied, t) as i8;
+        bishop[t.index()] = bishop_points(parent.occupied, t) as i8;
+        parent.touched(next, [Piece::Rook, Piece::Bishop], |s, d, cut| {
+            loss[s] += d;
+            rook[s] -= cut[0] as i8;
+            bishop[s] -= cut[1] as i8;
+        });
+        self.step_leaping(t, 1);
+        self.step_leaping(next.square, -1);
+        self.hash = pos.piece_hash();
+        self.last = Some(next);
+        self.sides = parent.after(next);
+        self.leapers = now;
+        self.fill_keys();
+        true
+    }
+
+    /// Counts `change` more empty squares around `t` for Kings and Knights.
+    fn step_leaping(&mut self, t: Square, change: i8) {
+        for s in attacks::king(t) {
+            self.leaping[0][s.index()] += change;
+        }
+        for s in attacks::knight(t) {
+            self.leaping[1][s.index()] += change;
+        }
+    }
+
+    /// By square, the keys of the gains of `piece`: the side to move's
+    /// (`sign` 1) or the opponent's as if it moved now (`sign` -1: the
+    /// loss map from its side).
+    pub fn keys_of(&self, piece: Piece, sign: i32) -> Keys {
+        // Every lane alike (the compiler's vectors), then the occupied ones.
+        let (own, other, both) = match piece {
+            Piece::King => (&self.leaping[0], &self.rook, 0),
+            Piece::Queen => (&self.rook, &self.bishop, 1),
+            Piece::Rook => (&self.rook, &self.bishop, 0),
+            Piece::Bishop => (&self.bishop, &self.rook, 0),
+            Piece::Knight => (&self.leaping[1], &self.rook, 0),
+        };
+        let mut keys = [NONE; 64];
+        for (i, k) in keys.iter_mut().enumerate() {
+            let own = own[i] as i32 + both * other[i] as i32;
+            *k = pack(own + sign * self.loss[i], i);
+        }
+        for s in self.sides.occupied {
+            keys[s.index()] = NONE;
+        }
+        keys
+    }
+
+    /// The keys of the side to move's gains for `piece`, if it is one of
+    /// the first two kinds it holds.
+    pub fn held_keys(&self, piece: Piece) -> Option<&Keys> {
+        let i = self.held.iter().position(|&h| h == Some(piece))?;
+        Some(&self.keys[i])
     }
 
     /// Is this the frame of `pos`?
@@ -235,20 +402,25 @@ impl Frame {
     /// The points `piece` would earn on the empty square `s`.
     #[inline(always)]
     pub fn own(&self, piece: Piece, s: Square) -> i32 {
-        let (rook, bishop) = (self.rook[s.index()] as i32, self.bishop[s.index()] as i32);
+        let i = s.index();
+        let (rook, bishop) = (self.rook[i] as i32, self.bishop[i] as i32);
         match piece {
-            Piece::King => (attacks::king(s) & !self.sides.occupied).count() as i32,
+            Piece::King => self.leaping[0][i] as i32,
             Piece::Queen => rook + bishop,
             Piece::Rook => rook,
             Piece::Bishop => bishop,
-            Piece::Knight => (attacks::knight(s) & !self.sides.occupied).count() as i32,
+            Piece::Knight => self.leaping[1][i] as i32,
         }
     }
 
     /// The side to move's gain for `piece` on the empty square `s`.
     #[inline(always)]
     pub fn gain(&self, piece: Piece, s: Square) -> i32 {
-        self.own(piece, s) + self.loss[s.index()]
+        match self.held {
+            [Some(p), _] if p == piece => gain_of(self.keys[0][s.index()]),
+            [_, Some(p)] if p == piece => gain_of(self.keys[1][s.index()]),
+            _ => self.own(piece, s) + self.loss[s.index()],
+        }
     }
 }
 
@@ -276,6 +448,69 @@ mod tests {
         assert_eq!(f.describes_parent_of(&ca), Some(m));
         f.hash = b.piece_hash();
         assert_eq!(f.describes_parent_of(&cb), None);
+    }
+
+    /// Does `f` hold what `want` does on its empty squares?
+    fn same(f: &Frame, want: &Frame) {
+        assert_eq!(
+            (f.hash, f.side, f.last, f.sides, f.leapers, f.held),
+            (
+                want.hash,
+                want.side,
+                want.last,
+                want.sides,
+                want.leapers,
+                want.held
+            )
+        );
+        for i in (0..2).filter(|&i| want.held[i].is_some()) {
+            assert_eq!(f.keys[i], want.keys[i]);
+        }
+        for s in !want.sides.occupied {
+            let i = s.index();
+            assert_eq!(
+                (f.rook[i], f.bishop[i]),
+                (want.rook[i], want.bishop[i]),
+                "{s}"
+            );
+            assert_eq!(f.loss[i], want.loss[i], "{s}");
+            assert_eq!(f.leaping[0][i], want.leaping[0][i], "{s}");
+            assert_eq!(f.leaping[1][i], want.leaping[1][i], "{s}");
+        }
+    }
+
+    /// A sibling's frame, patched into the frame of another child of the
+    /// same parent, equals the one made afresh, in random positions; a
+    /// position of another parent is made afresh.
+    #[test]
+    fn siblings_patch_into_each_other() {
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut patched = 0;
+        for v in [Variant::Open, Variant::Standard, Variant::Original] {
+            for _ in 0..150 {
+                let mut pos = Position::new(v);
+                let plies = rng.below(15) as u8;
+                while pos.ply() < plies {
+                    rng.play(&mut pos);
+                }
+                let moves = pos.legal_moves().to_vec();
+                let mut f = Frame::default();
+                let mut last = pos.clone();
+                for _ in 0..4 {
+                    let mut child = pos.clone();
+                    child.play(moves[rng.below(moves.len())]);
+                    let sibling = f.last.is_some() && f.hash != child.piece_hash();
+                    f.set(&child);
+                    patched += sibling as usize;
+                    same(&f, &Frame::new(&child));
+                    last = child;
+                }
+                rng.play(&mut last);
+                f.set(&last);
+                same(&f, &Frame::new(&last));
+            }
+        }
+        assert!(patched > 1000, "{patched}");
     }
 
     /// A frame agrees with a scan of each square, and what a placement

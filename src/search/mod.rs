@@ -10,6 +10,7 @@ mod frontier;
 mod go;
 mod history;
 mod kept_losses;
+mod keys;
 mod losses;
 pub mod moves;
 mod open_end;

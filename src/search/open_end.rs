@@ -3,14 +3,19 @@
 //! (not on one of its rays, not a king or knight step away) keeps the gain
 //! it has before that placement, so after each placement only the touched
 //! squares are valued again; the best untouched reply comes from the few best
-//! kept up front.
+//! found up front.
 //!
 //! Nothing is played: the scan of the rays from the mover's square, made
 //! once per node for its gain, also tells how the placement changes the gain
 //! of every reply on those rays (see [`Node::best_reply`]).
+//!
+//! Gains are kept as [`Keys`], one small integer per square ordering by gain
+//! then by lower square: the best of them is a maximum over 64 lanes, which
+//! the compiler makes a few vector instructions, where picking the best
+//! squares from a bitboard took a bucket sort.
 
 use super::frame::{Frame, Sides};
-use super::moves::{MAX_MOVES, decode, encode};
+use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks::{self, slides_along};
@@ -20,93 +25,53 @@ use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
 
 /// The exact value of an `open` position with two plies left, the mover's
-/// placements being `moves`.
+/// placements being `moves`: in `open` the mover holds one piece here, free
+/// to go on any empty square, so `moves` is one group.
 pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
-    let us = w.pos.side_to_move();
-    let them = us.flip();
-    let Some(reply) = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0) else {
+    let them = w.pos.side_to_move().flip();
+    let reply = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0);
+    let mut groups = moves.groups();
+    let (Some(reply), Some((piece, squares))) = (reply, groups.next()) else {
         return w.pos.diff() * SCALE;
     };
-    let mut groups = [(reply, Bitboard::EMPTY); 5];
-    let mut kinds = 0;
-    for g in moves.groups() {
-        groups[kinds] = g;
-        kinds += 1;
-    }
-    let groups = &groups[..kinds];
-    // The mover holds one piece here: a list of 64 is cleared faster.
-    let (mut one, mut all);
-    let list: &mut [u32] = if kinds == 1 {
-        one = [0; 64];
-        &mut one
-    } else {
-        all = [0; MAX_MOVES];
-        &mut all
-    };
-    let mut run = Running::new(alpha, beta);
+    debug_assert!(groups.next().is_none(), "{}", w.pos.fen());
     // The node above left what its squares are worth: patched where its
-    // placement touched, they need no valuing.
-    let prepared = match groups {
-        [(piece, b)] if *b == w.pos.empty() => w.three.child(&w.pos, *piece, reply),
-        _ => None,
-    };
-    let mut node = match prepared {
-        Some((mut node, gains)) => {
-            let Some(first) = gains.first() else {
-                return run.value(w);
-            };
-            if !node.try_keys(w, &mut run, &[first], ply) {
-                let n = gains.all(list);
-                node.try_keys(w, &mut run, &list[1..n], ply);
-            }
-            node
+    // placement touched, they need no valuing. The node is the worker's
+    // own, lent out and back, as copying it cost more than filling it.
+    let mut node = w.three.spare.take().unwrap_or_default();
+    if squares != w.pos.empty() || !w.three.child(&w.pos, piece, reply, &mut node) {
+        node.scratch(&w.pos, reply, piece, squares);
+    }
+    let mut run = Running::new(alpha, beta);
+    // The best placement alone first: most of these nodes cut on it.
+    let first = best_below(&node.gains, i16::MAX);
+    if first != NONE {
+        let t = square_of(first);
+        let m = Placement::new(piece, t);
+        if !node.try_one(w, &mut run, m, gain_of(first), ply) {
+            let rest = squares & !Bitboard::from_square(t);
+            node.try_squares(w, &mut run, rest, piece, ply);
         }
-        None => {
-            let (mut node, n) = Node::scratch(&w.pos, reply, groups, list);
-            let list = &mut list[..n];
-            // The best placement alone first: most of these nodes cut on
-            // it, and the others pay for the sort.
-            if let Some(top) = (0..n).min_by_key(|&i| list[i]) {
-                list.swap(0, top);
-                if !node.try_keys(w, &mut run, &list[..1], ply) {
-                    list[1..].sort_unstable();
-                    node.try_keys(w, &mut run, &list[1..], ply);
-                }
-            }
-            node
-        }
-    };
+    }
     // Counted once per node: a few dozen nodes, where the poll wants 1024.
     w.count(std::mem::take(&mut node.seen));
+    w.three.spare = Some(node);
     run.value(w)
-}
-
-/// Keeps the gains of `key` apart from any move code.
-const OFFSET: i32 = 1 << 12;
-
-/// A placement and its gain as one integer ordering by decreasing gain,
-/// then increasing code: plain integers sort faster, in a fixed order.
-#[inline]
-pub fn key(gain: i32, m: Placement) -> u32 {
-    !(((gain + OFFSET) as u32) << 9 | (511 - encode(m) as u32))
-}
-
-/// The gain and the move code of a [`key`].
-#[inline]
-fn unkey(k: u32) -> (i32, u16) {
-    let k = !k;
-    ((k >> 9) as i32 - OFFSET, 511 - (k & 511) as u16)
 }
 
 /// How many of the opponent's best replies are kept in order.
 const KEPT: usize = 6;
 
 /// The opponent's best replies (gain, square) before the mover's
-/// placement, best first: by gain, then by square.
+/// placement, best first: by gain, then by square. Found one at a time,
+/// as asked: most nodes need the first alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Replies {
+struct Replies {
     top: [(i32, Square); KEPT],
+    /// How many are found.
     len: usize,
+    /// Are there no more?
+    all: bool,
 }
 
 impl Default for Replies {
@@ -114,58 +79,45 @@ impl Default for Replies {
         Replies {
             top: [(0, Square::from_index(0)); KEPT],
             len: 0,
+            all: false,
         }
     }
 }
 
 impl Replies {
-    /// The best replies on `squares`, `gain` giving each one's gain.
-    pub fn best_of(gain: &[i32; 64], squares: Bitboard) -> Replies {
-        let mut replies = Replies::default();
-        in_order(gain, squares, |s| {
-            replies.top[replies.len] = (gain[s.index()], s);
-            replies.len += 1;
-            replies.len < KEPT
-        });
-        replies
-    }
-}
-
-/// Calls `f` with `squares` by decreasing `gain`, then increasing index,
-/// until it returns false: a bucket per gain, cheaper than a sort or than
-/// offering each square to a sorted list (whose compares mispredict).
-pub fn in_order(gain: &[i32; 64], squares: Bitboard, mut f: impl FnMut(Square) -> bool) {
-    // Gains stay within (-64, 64): a piece attacks at most 27 squares, and
-    // a blocker cuts at most 7 squares per line from sliders, plus one per
-    // King or Knight next to it.
-    const OFFSET: i32 = 63;
-    let mut buckets = [0u64; 128];
-    let (mut lo, mut hi) = (127, 0);
-    for s in squares {
-        let b = (OFFSET - gain[s.index()]) as usize;
-        buckets[b] |= 1 << s.index();
-        lo = lo.min(b);
-        hi = hi.max(b);
-    }
-    for &b in buckets.iter().take(hi + 1).skip(lo) {
-        for s in Bitboard(b) {
-            if !f(s) {
-                return;
+    /// The `i`-th best reply (from 0) on the squares of `keys`, if any.
+    #[inline]
+    fn get(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
+        while self.len <= i && !self.all {
+            let bound = match self.len {
+                0 => i16::MAX,
+                n => pack(self.top[n - 1].0, self.top[n - 1].1.index()),
+            };
+            let k = best_below(keys, bound);
+            if k == NONE {
+                self.all = true;
+            } else {
+                self.top[self.len] = (gain_of(k), square_of(k));
+                self.len += 1;
             }
         }
+        (i < self.len).then(|| self.top[i])
     }
 }
 
 /// What a two-left node knows of its empty squares before the mover's
 /// placement.
+#[derive(Clone)]
 pub struct Node {
     reply: Piece,
     /// The mover's points minus the opponent's.
     base: i32,
     /// The pieces, from the mover's view.
     sides: Sides,
-    /// The opponent's gain for `reply` on each empty square.
-    gain: [i32; 64],
+    /// The opponent's gains for `reply`.
+    pub keys: Keys,
+    /// The mover's gains for its piece.
+    pub gains: Keys,
     replies: Replies,
     /// The squares each kept reply touches (itself included), once needed.
     reach: [Bitboard; KEPT],
@@ -174,95 +126,200 @@ pub struct Node {
     seen: u64,
 }
 
-impl Node {
-    /// The node of a position with `sides`, `base` its difference, the
-    /// opponent's last piece being `reply`, its gains and best replies known.
-    pub fn new(sides: Sides, base: i32, reply: Piece, gain: [i32; 64], replies: Replies) -> Node {
+impl Default for Node {
+    fn default() -> Node {
         Node {
-            reply,
-            base,
-            sides,
-            gain,
-            replies,
+            reply: Piece::King,
+            base: 0,
+            sides: Frame::default().sides,
+            keys: [NONE; 64],
+            gains: [NONE; 64],
+            replies: Replies::default(),
             reach: [Bitboard::EMPTY; KEPT],
             reached: 0,
             seen: 0,
         }
     }
+}
 
-    /// The node of `pos`, every square valued, and the keys of the mover's
-    /// placements (`groups`) in `list`, in no order; returns how many.
+impl Node {
+    /// Makes this the node of a position with `sides`, `base` its
+    /// difference, the opponent's last piece being `reply`, its keys and
+    /// gains filled by the caller.
+    pub fn set(&mut self, sides: Sides, base: i32, reply: Piece) {
+        self.sides = sides;
+        self.base = base;
+        self.reply = reply;
+        self.replies = Replies::default();
+        self.reached = 0;
+        self.seen = 0;
+    }
+
+    /// Makes this the node of `pos`, every square valued, with the mover's
+    /// gains for `piece` on `squares`.
     pub(super) fn scratch(
+        &mut self,
         pos: &Position,
         reply: Piece,
-        groups: &[(Piece, Bitboard)],
-        list: &mut [u32],
-    ) -> (Node, usize) {
+        piece: Piece,
+        squares: Bitboard,
+    ) {
         let f = Frame::new(pos);
-        let mut gain = [0; 64];
-        let mut n = 0;
+        self.keys = [NONE; 64];
+        self.gains = [NONE; 64];
         for sq in pos.empty() {
             let si = sq.index();
-            gain[si] = f.own(reply, sq) - f.loss[si];
-            for &(piece, b) in groups {
-                if b.has(sq) {
-                    list[n] = key(f.gain(piece, sq), Placement::new(piece, sq));
-                    n += 1;
-                }
+            self.keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
+            if squares.has(sq) {
+                self.gains[si] = pack(f.gain(piece, sq), si);
             }
         }
-        let replies = Replies::best_of(&gain, pos.empty());
-        (Node::new(f.sides, pos.diff(), reply, gain, replies), n)
+        self.set(f.sides, pos.diff(), reply);
     }
 
     /// Do both nodes know the same (for tests)?
     #[cfg(test)]
     pub fn same(&self, other: &Node) -> bool {
-        let empty = !self.sides.occupied;
-        self.reply == other.reply
+        let (mut a, mut b) = (self.clone(), other.clone());
+        (0..KEPT).all(|i| a.reply(i) == b.reply(i))
+            && self.reply == other.reply
             && self.base == other.base
             && self.sides == other.sides
-            && self.replies == other.replies
-            && { empty }.all(|s| self.gain[s.index()] == other.gain[s.index()])
+            && self.keys == other.keys
+            && self.gains == other.gains
     }
 
-    /// Tries the placements of `keys` in turn; true once one reaches beta.
-    fn try_keys(&mut self, w: &mut Worker, run: &mut Running, keys: &[u32], ply: usize) -> bool {
-        for &k in keys {
-            let (gain, code) = unkey(k);
-            let Some(m) = decode(code) else { continue };
-            self.seen += 1;
-            let v = -self.best_reply(w, m, gain, -run.alpha, ply + 1);
-            if run.take(w, ply, m, v) {
+    /// Tries the placement `m`, gaining `g`; true if it reaches beta.
+    #[inline]
+    fn try_one(
+        &mut self,
+        w: &mut Worker,
+        run: &mut Running,
+        m: Placement,
+        g: i32,
+        ply: usize,
+    ) -> bool {
+        self.seen += 1;
+        let v = -self.best_reply(w, m, g, -run.alpha, ply + 1);
+        run.take(w, ply, m, v)
+    }
+
+    /// The `i`-th best reply before the mover's placement.
+    #[inline]
+    fn reply(&mut self, i: usize) -> Option<(i32, Square)> {
+        self.replies.get(&self.keys, i)
+    }
+
+    /// Tries `piece` on each of `rest` (its gains `self.gains`) in the order of
+    /// their keys, as [`Node::try_one`] on each in turn would, with the
+    /// same values, nodes and lines; true once one reaches beta.
+    ///
+    /// Most placements here are refuted by their best untouched reply
+    /// (nearly all, where no placement reaches alpha): those are valued
+    /// and counted in bulk, by the kept reply that each one leaves
+    /// untouched, and only the first one in order that such a reply does
+    /// not refute is tried in full, until none is left.
+    fn try_squares(
+        &mut self,
+        w: &mut Worker,
+        run: &mut Running,
+        mut rest: Bitboard,
+        piece: Piece,
+        ply: usize,
+    ) -> bool {
+        // By kept reply: its gain and the squares whose best untouched
+        // reply it is.
+        let mut classes = [(0, Bitboard::EMPTY); KEPT];
+        let mut kept = 0;
+        let mut left = rest;
+        while kept < KEPT && !left.is_empty() {
+            let Some(((g, _), reach)) = self.kept(kept) else {
+                break;
+            };
+            classes[kept] = (g, left & !reach);
+            left &= reach;
+            kept += 1;
+        }
+        let classes = &classes[..kept];
+        // Beyond the kept replies: found by `best_untouched`'s scan.
+        let unkept = left;
+        loop {
+            // The highest key not refuted in bulk, and what refuting all the
+            // others would find: most often there is no such key.
+            let (mut next, mut n, mut top) = (NONE, 0, i32::MIN);
+            for &(ug, class) in classes {
+                for s in class & rest {
+                    let k = self.gains[s.index()];
+                    let v = (self.base + gain_of(k) - ug) * SCALE;
+                    if v > run.alpha {
+                        next = next.max(k);
+                    } else {
+                        (n, top) = (n + 1, top.max(v));
+                    }
+                }
+            }
+            for s in unkept & rest {
+                next = next.max(self.gains[s.index()]);
+            }
+            if next == NONE {
+                // Each a placement and one reply valued.
+                self.seen += 2 * n;
+                run.best = run.best.max(top);
+                return false;
+            }
+            // Those before it.
+            let mut refuted = Bitboard::EMPTY;
+            for &(ug, class) in classes {
+                for s in class & rest {
+                    let k = self.gains[s.index()];
+                    if k > next {
+                        refuted.0 |= 1 << s.index();
+                        run.best = run.best.max((self.base + gain_of(k) - ug) * SCALE);
+                    }
+                }
+            }
+            self.seen += 2 * refuted.count() as u64;
+            rest &= !refuted;
+            let t = square_of(next);
+            rest &= !Bitboard::from_square(t);
+            if self.try_one(w, run, Placement::new(piece, t), gain_of(next), ply) {
                 return true;
             }
         }
-        false
+    }
+
+    /// The `i`-th kept reply and the squares it touches (itself included).
+    #[inline]
+    fn kept(&mut self, i: usize) -> Option<((i32, Square), Bitboard)> {
+        let r = self.reply(i)?;
+        if self.reached & 1 << i == 0 {
+            let (u, occ) = (r.1, self.sides.occupied);
+            self.reached |= 1 << i;
+            self.reach[i] = attacks::rook(u, occ)
+                | attacks::bishop(u, occ)
+                | attacks::knight(u)
+                | Bitboard::from_square(u);
+        }
+        Some((r, self.reach[i]))
     }
 
     /// The best reply (gain, square) that a placement on `t` does not
     /// touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
     fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
-        for i in 0..self.replies.len {
-            let (g, u) = self.replies.top[i];
-            if self.reached & 1 << i == 0 {
-                self.reached |= 1 << i;
-                self.reach[i] = attacks::rook(u, self.sides.occupied)
-                    | attacks::bishop(u, self.sides.occupied)
-                    | attacks::knight(u)
-                    | Bitboard::from_square(u);
-            }
-            if !self.reach[i].has(t) {
+        let occ = self.sides.occupied;
+        let reach = attacks::rook(t, occ)
+            | attacks::bishop(t, occ)
+            | attacks::knight(t)
+            | Bitboard::from_square(t);
+        for i in 0..KEPT {
+            let (g, u) = self.reply(i)?;
+            if !reach.has(u) {
                 return Some((g, u));
             }
         }
-        let touched = attacks::rook(t, self.sides.occupied)
-            | attacks::bishop(t, self.sides.occupied)
-            | attacks::knight(t)
-            | Bitboard::from_square(t);
-        (!self.sides.occupied & !touched)
-            .map(|s| (self.gain[s.index()], s))
+        (!occ & !reach)
+            .map(|s| (gain_of(self.keys[s.index()]), s))
             .fold(None, |b, x| match b {
                 Some(b) if b.0 > x.0 => Some(b),
                 _ => Some(x),
@@ -290,42 +347,44 @@ impl Node {
         let untouched = self.best_untouched(m.square);
         // The opponent's points minus the mover's after `m`.
         let base = -(self.base + g);
-        let mut seen = 0u64;
-        // (gain, tie-break) of the best so far: the untouched reply wins ties,
-        // then the lowest square, as the scan offers them.
-        let mut best: Option<(i32, i32, Square)> = None;
-        if let Some((ug, us)) = untouched {
+        let mut seen = 0;
+        if let Some((ug, _)) = untouched {
             seen = 1;
-            best = Some((ug, 64, us));
             if (base + ug) * SCALE >= beta {
-                return self.finish(w, seen, best, base, ply);
+                return self.finish(w, seen, untouched, base, ply);
             }
         }
-        // The lowest touched square whose reply reaches beta, and its gain.
-        let mut cut = (64usize, 0);
-        let mut touched_empty = 0u64;
-        let mut offer = |gain: i32, s: usize| {
-            touched_empty |= 1 << s;
-            let key = (gain, 63 - s as i32, Square::from_index(s));
-            if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
-                best = Some(key);
-            }
-            if (base + gain) * SCALE >= beta && s < cut.0 {
-                cut = (s, gain);
+        // The lowest key whose gain reaches beta: `base + gain >= beta / SCALE`.
+        let low = -(base * SCALE - beta).div_euclid(SCALE) * 64;
+        // The touched squares, those reaching beta, their keys after `m`.
+        let (mut touched, mut cuts, mut top) = (0u64, 0u64, i32::MIN);
+        let mut after = [0i16; 64];
+        self.touched(m, |k, s| {
+            touched |= 1 << s;
+            cuts |= ((k >= low) as u64) << s;
+            top = top.max(k);
+            after[s] = k as i16;
+        });
+        // The scan stops at the lowest square reaching beta; else the best
+        // is the highest key, the untouched reply winning ties of gain.
+        let best = if cuts != 0 {
+            let c = cuts.trailing_zeros();
+            seen += (touched & (u64::MAX >> (63 - c))).count_ones() as u64;
+            let k = after[c as usize];
+            Some((gain_of(k), square_of(k)))
+        } else {
+            seen += touched.count_ones() as u64;
+            match untouched {
+                Some((ug, _)) if touched == 0 || ug >= top >> 6 => untouched,
+                _ if touched != 0 => Some((top >> 6, square_of(top as i16))),
+                _ => None,
             }
         };
-        self.touched(m, &mut offer);
-        if cut.0 < 64 {
-            seen += (touched_empty & (u64::MAX >> (63 - cut.0))).count_ones() as u64;
-            best = Some((cut.1, 0, Square::from_index(cut.0)));
-        } else {
-            seen += touched_empty.count_ones() as u64;
-        }
         self.finish(w, seen, best, base, ply)
     }
 
-    /// Calls `f(gain, square)` with the opponent's gain after `m` on every
-    /// empty square that `m` touches.
+    /// Calls `f(key, square)` with the key of the opponent's gain after `m`
+    /// (as an i32) on every empty square that `m` touches.
     #[inline]
     fn touched(&self, m: Placement, mut f: impl FnMut(i32, usize)) {
         let ti = m.square.index();
@@ -342,17 +401,24 @@ impl Node {
             let per = sign[o] + slides_along(piece, e) as i32;
             let step = attacks::step(e);
             let len = run[e];
-            let mut s = ti as isize;
-            for k in 1..=len {
+            if len == 0 {
+                continue;
+            }
+            // The first square, a King's step away, then the rest.
+            let mut s = ti as isize + step;
+            let change = fixed + per * len + king_step;
+            f(self.keys[s as usize] as i32 + change * 64, s as usize);
+            for x in (1..len).rev() {
                 s += step;
-                let x = 1 + len - k;
-                let change = fixed + per * x + if k == 1 { king_step } else { 0 };
-                f(self.gain[s as usize] + change, s as usize);
+                f(
+                    self.keys[s as usize] as i32 + (fixed + per * x) * 64,
+                    s as usize,
+                );
             }
         }
         let knight_step = (piece == Piece::Knight) as i32 - (reply == Piece::Knight) as i32;
         for s in attacks::knight(m.square) & !self.sides.occupied {
-            f(self.gain[s.index()] + knight_step, s.index());
+            f(self.keys[s.index()] as i32 + knight_step * 64, s.index());
         }
     }
 
@@ -362,13 +428,13 @@ impl Node {
         &mut self,
         w: &mut Worker,
         seen: u64,
-        best: Option<(i32, i32, Square)>,
+        best: Option<(i32, Square)>,
         base: i32,
         ply: usize,
     ) -> Value {
         self.seen += seen;
         match best {
-            Some((g, _, s)) => {
+            Some((g, s)) => {
                 w.leaf_line(ply, Placement::new(self.reply, s));
                 ((base + g) * SCALE).clamp(-INFINITE + 1, INFINITE - 1)
             }
@@ -380,47 +446,194 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::Tables;
+    use crate::search::open_three::Three;
+    use crate::search::shared::Shared;
+    use crate::search::time::Budget;
+    use crate::search::tt::Tt;
+    use crate::search::{Control, Limits, Options};
     use crate::variant::Variant;
 
-    #[test]
-    fn in_order_goes_by_gain_then_square() {
-        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..500 {
-            let squares = Bitboard(rng.next() | rng.next());
-            let mut gain = [0; 64];
-            for g in gain.iter_mut() {
-                *g = rng.below(127) as i32 - 63;
+    /// Runs `f` with a worker on `pos`.
+    fn with_worker<T>(pos: &Position, f: impl FnOnce(&mut Worker) -> T) -> T {
+        let tt = Tt::new(1);
+        let control = Control::default();
+        let options = Options::default();
+        let now = std::time::Instant::now();
+        let budget = Budget::new(pos, &Limits::default(), &options, now);
+        let shared = Shared::new(&tt, &control, budget, 1, false);
+        let mut tables = Tables::default();
+        let mut w = Worker::new(pos.clone(), &shared, &mut tables, 0);
+        f(&mut w)
+    }
+
+    /// What trying a child's placements left: cut, best, alpha, nodes, line.
+    type Tried = (bool, Value, Value, u64, Vec<Placement>);
+
+    /// Tries the best placement of the child `pos` of the node prepared in
+    /// `three`, then the others, in bulk or one by one in key order.
+    fn try_child(three: &mut Three, pos: &Position, window: (Value, Value), bulk: bool) -> Tried {
+        let us = pos.side_to_move();
+        let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
+        let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
+        let mut node = Node::default();
+        assert!(three.child(pos, piece, reply, &mut node));
+        let mut keys: Vec<i16> = pos.empty().map(|s| node.gains[s.index()]).collect();
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let place = |k: i16| Placement::new(piece, square_of(k));
+        with_worker(pos, |w| {
+            let mut run = Running::new(window.0, window.1);
+            let mut cut = node.try_one(w, &mut run, place(keys[0]), gain_of(keys[0]), 0);
+            if !cut && bulk {
+                let rest = pos.empty() & !Bitboard::from_square(square_of(keys[0]));
+                cut = node.try_squares(w, &mut run, rest, piece, 0);
+            } else if !cut {
+                for &k in &keys[1..] {
+                    if node.try_one(w, &mut run, place(k), gain_of(k), 0) {
+                        cut = true;
+                        break;
+                    }
+                }
             }
-            let mut got = Vec::new();
-            in_order(&gain, squares, |s| {
-                got.push(s.index());
-                true
-            });
-            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
-            want.sort();
-            assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>());
+            (cut, run.best, run.alpha, node.seen, w.pv(0))
+        })
+    }
+
+    /// Trying the placements in bulk gives the values, nodes and lines of
+    /// trying each in turn, in random `open` positions and windows.
+    #[test]
+    fn bulk_tries_match_single_tries() {
+        let mut rng = crate::testing::Rng(0x5DEE_CE66_D1CE_4E5B);
+        let mut cuts = [0; 2];
+        for _ in 0..60 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 3 {
+                rng.play(&mut pos);
+            }
+            let mut three = Three::default();
+            three.set(&pos);
+            for m in pos.legal_moves().iter().step_by(7) {
+                let mut child = pos.clone();
+                child.play(m);
+                let mid = child.diff() * SCALE + rng.below(1200) as Value - 600;
+                let window = (mid - 1 - rng.below(2) as Value * 300, mid);
+                let want = try_child(&mut three, &child, window, false);
+                assert_eq!(try_child(&mut three, &child, window, true), want, "{m}");
+                cuts[want.0 as usize] += 1;
+            }
         }
+        assert!(cuts[0] > 100 && cuts[1] > 100, "{cuts:?}");
     }
 
     #[test]
-    fn best_replies_are_the_best_gains_then_the_lowest_squares() {
+    fn replies_are_the_best_gains_then_the_lowest_squares() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let squares = Bitboard(rng.next() & rng.next());
-            let mut gain = [0; 64];
-            for g in gain.iter_mut() {
-                *g = rng.below(127) as i32 - 63;
-            }
-            let r = Replies::best_of(&gain, squares);
-            let mut want: Vec<_> = squares.map(|s| (-gain[s.index()], s.index())).collect();
-            want.sort();
-            want.truncate(KEPT);
-            let got: Vec<_> = r.top[..r.len]
-                .iter()
-                .map(|&(g, s)| (-g, s.index()))
+            let keys = crate::search::keys::tests::random_keys(&mut rng);
+            let mut want: Vec<_> = (0..64)
+                .filter(|&s| keys[s] != NONE)
+                .map(|s| (-gain_of(keys[s]), s))
                 .collect();
-            assert_eq!(got, want);
+            want.sort();
+            let mut r = Replies::default();
+            for (i, w) in want.iter().take(KEPT).enumerate() {
+                let got = r.get(&keys, i).unwrap();
+                assert_eq!((-got.0, got.1.index()), *w);
+            }
+            if want.len() < KEPT {
+                assert_eq!(r.get(&keys, want.len()), None);
+            }
         }
+    }
+
+    /// The reply to `m` as the scan would find it, from played positions:
+    /// its value, the replies valued and the reply.
+    fn scanned_reply(
+        pos: &Position,
+        m: Placement,
+        reply: Piece,
+        beta: Value,
+    ) -> (Value, u64, Option<Square>) {
+        let them = pos.side_to_move().flip().index();
+        let mut after = pos.clone();
+        after.play(m);
+        let gain = |p: &Position, s: Square| p.square_delta(s).gain(reply, them);
+        let base = after.diff();
+        let reach = attacks::attacks(Piece::Queen, m.square, pos.occupied())
+            | attacks::knight(m.square)
+            | Bitboard::from_square(m.square);
+        // The node's replies in order, before `m`; the first untouched of the
+        // kept ones, else the best untouched (the last of equal gains).
+        let mut order: Vec<Square> = pos.empty().collect();
+        order.sort_by_key(|&s| (-gain(pos, s), s.index()));
+        let untouched = match order.iter().take(KEPT).find(|&&s| !reach.has(s)) {
+            Some(&s) => Some(s),
+            None => (pos.empty() & !reach).max_by_key(|&s| (gain(pos, s), s.index())),
+        };
+        let (mut seen, mut best) = (0, None);
+        if let Some(u) = untouched {
+            seen = 1;
+            best = Some((gain(pos, u), u));
+            if (base + gain(pos, u)) * SCALE >= beta {
+                return ((base + gain(pos, u)) * SCALE, seen, Some(u));
+            }
+        }
+        for s in reach & after.empty() {
+            seen += 1;
+            let g = gain(&after, s);
+            if best.is_none_or(|(b, _)| g > b) {
+                best = Some((g, s));
+            }
+            if (base + g) * SCALE >= beta {
+                return ((base + g) * SCALE, seen, Some(s));
+            }
+        }
+        match best {
+            Some((g, s)) => ((base + g) * SCALE, seen, Some(s)),
+            None => (base * SCALE, seen, None),
+        }
+    }
+
+    /// The node's best reply to each placement equals the scan's on the
+    /// played position, whatever beta.
+    #[test]
+    fn best_replies_match_a_scan_of_played_replies() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        let mut cuts = [0; 2];
+        for _ in 0..40 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 2 {
+                rng.play(&mut pos);
+            }
+            let us = pos.side_to_move();
+            let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
+            let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
+            for t in pos.empty() {
+                let m = Placement::new(piece, t);
+                let g = pos.square_delta(t).gain(piece, us.index());
+                let beta = -(pos.diff() + g) * SCALE + rng.below(4000) as Value - 1000;
+                let (want, want_seen, want_reply) = scanned_reply(&pos, m, reply, beta);
+                let mut node = Node::default();
+                node.scratch(&pos, reply, piece, pos.empty());
+                let (got, pv) = with_worker(&pos, |w| {
+                    let v = node.best_reply(w, m, g, beta, 0);
+                    (v, w.pv(0))
+                });
+                assert_eq!(
+                    (got, node.seen),
+                    (want, want_seen),
+                    "{} {m} {beta}",
+                    pos.fen()
+                );
+                let want_pv: Vec<_> = want_reply
+                    .map(|s| Placement::new(reply, s))
+                    .into_iter()
+                    .collect();
+                assert_eq!(pv, want_pv, "{} {m}", pos.fen());
+                cuts[(got >= beta) as usize] += 1;
+            }
+        }
+        assert!(cuts[0] > 200 && cuts[1] > 200, "{cuts:?}");
     }
 
     /// The node's scan agrees with `square_delta`, and the gains after each
@@ -437,11 +650,11 @@ mod tests {
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {
-                let mut list = [0; MAX_MOVES];
-                let (node, _) = Node::scratch(&pos, reply, &[], &mut list);
+                let mut node = Node::default();
+                node.scratch(&pos, reply, reply, pos.empty());
                 for sq in pos.empty() {
                     let sd = pos.square_delta(sq);
-                    assert_eq!(node.gain[sq.index()], sd.gain(reply, them));
+                    assert_eq!(gain_of(node.keys[sq.index()]), sd.gain(reply, them));
                 }
                 for piece in Piece::ALL {
                     for t in pos.empty() {
@@ -449,8 +662,8 @@ mod tests {
                         let mut after = pos.clone();
                         after.play(m);
                         let mut n = 0;
-                        node.touched(m, |g, s| {
-                            let sd = after.square_delta(Square::from_index(s));
+                        node.touched(m, |k, s| {
+                            let (g, sd) = (k >> 6, after.square_delta(Square::from_index(s)));
                             assert_eq!(g, sd.gain(reply, them), "{m} {reply:?} on {s}");
                             n += 1;
                         });

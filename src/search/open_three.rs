@@ -9,61 +9,26 @@
 //! 670 M).
 
 use super::frame::Frame;
-use super::open_end::{Node, Replies, in_order, key};
-use crate::bitboard::Bitboard;
+use super::keys::{Keys, NONE};
+use super::open_end::Node;
 use crate::position::Position;
-use crate::types::{Piece, Placement, Square};
+use crate::types::Piece;
 
 /// What a node with three plies left knows for its children.
 pub struct Three {
+    /// The node's squares, with the side to move's gains.
     frame: Frame,
-    /// Are the gains below those of `frame`?
+    /// Are `their_keys` those of `frame`?
     ready: bool,
     /// Does the position have the hands of three plies left (the opponent
     /// one piece, the side to move two)?
     usable: bool,
     /// The opponent's piece.
     theirs: Piece,
-    /// The kinds the side to move holds (one or two).
-    ours: [Piece; 2],
-    kinds: usize,
-    /// The opponent's gain for its piece by square (as if it moved now).
-    their_gain: [i32; 64],
-    /// The gains of each kind the side to move holds.
-    our_gain: [[i32; 64]; 2],
-}
-
-/// The gains of a child's mover on the child's empty squares.
-pub struct Gains {
-    gain: [i32; 64],
-    squares: Bitboard,
-    piece: Piece,
-}
-
-impl Gains {
-    /// The key (see [`key`]) of the best placement.
-    pub fn first(&self) -> Option<u32> {
-        // The highest gain, then the lowest square: `g * 64 + 63 - s` at
-        // its largest.
-        let best = self
-            .squares
-            .map(|s| self.gain[s.index()] * 64 + 63 - s.index() as i32)
-            .max()?;
-        let s = Square::from_index((63 - best.rem_euclid(64)) as usize);
-        Some(key(best.div_euclid(64), Placement::new(self.piece, s)))
-    }
-
-    /// Writes the keys of every placement in order into `list`; returns
-    /// how many.
-    pub fn all(&self, list: &mut [u32]) -> usize {
-        let mut n = 0;
-        in_order(&self.gain, self.squares, |s| {
-            list[n] = key(self.gain[s.index()], Placement::new(self.piece, s));
-            n += 1;
-            true
-        });
-        n
-    }
+    /// The opponent's gains for its piece (as if it moved now).
+    their_keys: Keys,
+    /// A two-left node's room, lent to each child in turn.
+    pub spare: Option<Box<Node>>,
 }
 
 impl Default for Three {
@@ -73,17 +38,15 @@ impl Default for Three {
             ready: false,
             usable: false,
             theirs: Piece::King,
-            ours: [Piece::King; 2],
-            kinds: 0,
-            their_gain: [0; 64],
-            our_gain: [[0; 64]; 2],
+            their_keys: [NONE; 64],
+            spare: None,
         }
     }
 }
 
 impl Three {
-    /// Prepares for the children of `pos` (three plies left); the gains
-    /// wait for the first child that asks.
+    /// Prepares for the children of `pos` (three plies left); the
+    /// opponent's gains wait for the first child that asks.
     pub fn set(&mut self, pos: &Position) {
         self.frame.set(pos);
         self.ready = false;
@@ -94,14 +57,7 @@ impl Three {
                 .filter(move |&p| pos.in_hand(c, p) > 0)
         };
         let theirs: u8 = Piece::ALL.iter().map(|&p| pos.in_hand(us.flip(), p)).sum();
-        self.kinds = 0;
-        for p in held(us) {
-            if self.kinds < 2 {
-                self.ours[self.kinds] = p;
-            }
-            self.kinds += 1;
-        }
-        self.usable = theirs == 1 && (1..=2).contains(&self.kinds);
+        self.usable = theirs == 1 && (1..=2).contains(&held(us).count());
         if let Some(p) = held(us.flip()).next() {
             self.theirs = p;
         }
@@ -112,57 +68,43 @@ impl Three {
         &self.frame
     }
 
-    /// The gains of the frame's squares.
-    fn build(&mut self) {
-        let f = &self.frame;
-        let empty = !f.sides.occupied;
-        for s in empty {
-            // The opponent's gain: the map's other side.
-            self.their_gain[s.index()] = f.own(self.theirs, s) - f.loss[s.index()];
+    /// Makes `node` the node of `pos` (two plies left, its mover placing
+    /// `piece` on any empty square, the reply `reply`), with its mover's
+    /// gains, if `pos` is a child of the prepared node; else false.
+    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece, node: &mut Node) -> bool {
+        if !self.usable || piece != self.theirs || self.frame.held_keys(reply).is_none() {
+            return false;
         }
-        for k in 0..self.kinds {
-            for s in empty {
-                self.our_gain[k][s.index()] = f.gain(self.ours[k], s);
-            }
-        }
-        self.ready = true;
-    }
-
-    /// The node of `pos` (two plies left, its mover placing `piece` on any
-    /// empty square, the reply `reply`), if `pos` is a child of the
-    /// prepared node, and its mover's gains.
-    pub fn child(&mut self, pos: &Position, piece: Piece, reply: Piece) -> Option<(Node, Gains)> {
-        if !self.usable || piece != self.theirs {
-            return None;
-        }
-        let k = self.ours[..self.kinds.min(2)]
-            .iter()
-            .position(|&p| p == reply)?;
-        let m = self.frame.describes_parent_of(pos)?;
-        if !self.ready {
-            self.build();
-        }
-        let mut gain = self.our_gain[k];
-        let mut theirs = self.their_gain;
-        self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
-            gain[s] = self.our_gain[k][s] - cut[0] - loss;
-            theirs[s] = self.their_gain[s] - cut[1] + loss;
-        });
-        let sides = self.frame.sides.after(m);
-        let replies = Replies::best_of(&gain, !sides.occupied);
-        let gains = Gains {
-            gain: theirs,
-            squares: !sides.occupied,
-            piece,
+        let Some(m) = self.frame.describes_parent_of(pos) else {
+            return false;
         };
-        Some((Node::new(sides, pos.diff(), reply, gain, replies), gains))
+        if !self.ready {
+            // The opponent's gain: the map from its side.
+            self.their_keys = self.frame.keys_of(self.theirs, -1);
+            self.ready = true;
+        }
+        let Some(ours) = self.frame.held_keys(reply) else {
+            return false;
+        };
+        let theirs = &self.their_keys;
+        node.keys = *ours;
+        node.gains = *theirs;
+        let (keys, gains) = (&mut node.keys, &mut node.gains);
+        // A change of gain moves a key by 64 per point.
+        self.frame.sides.touched(m, [reply, piece], |s, loss, cut| {
+            keys[s] = ours[s] - ((cut[0] + loss) * 64) as i16;
+            gains[s] = theirs[s] + ((loss - cut[1]) * 64) as i16;
+        });
+        keys[m.square.index()] = NONE;
+        gains[m.square.index()] = NONE;
+        node.set(self.frame.sides.after(m), pos.diff(), reply);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::moves::MAX_MOVES;
     use crate::variant::Variant;
 
     /// Each child's node and placements in order, patched from the
@@ -189,16 +131,11 @@ mod tests {
                     .into_iter()
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
-                let (node, gains) = three.child(&child, piece, reply).unwrap();
-                let mut list = [0; MAX_MOVES];
-                let (want, n) = Node::scratch(&child, reply, &[(piece, child.empty())], &mut list);
+                let mut node = Node::default();
+                assert!(three.child(&child, piece, reply, &mut node));
+                let mut want = Node::default();
+                want.scratch(&child, reply, piece, child.empty());
                 assert!(node.same(&want), "{m}");
-                let mut sorted = list[..n].to_vec();
-                sorted.sort_unstable();
-                assert_eq!(gains.first(), Some(sorted[0]));
-                let mut got = [0; MAX_MOVES];
-                assert_eq!(gains.all(&mut got), n);
-                assert_eq!(got[..n], sorted[..]);
             }
         }
     }
