@@ -130,7 +130,9 @@ impl Picker {
                 if self.early.contains(&code) {
                     continue;
                 }
-                let gain = losses.map_or(0, |l| own_points(occ, piece, sq) + l[sq.index()]);
+                let gain = losses
+                    .as_ref()
+                    .map_or(0, |l| own_points(occ, piece, sq) + l[sq.index()]);
                 let score = gain * 1024 + tables.score(stm, prev, code);
                 self.list[self.len] = score << 9 | (511 - code as i32);
                 self.len += 1;
