@@ -127,7 +127,8 @@ impl Node {
                 if v >= self.beta {
                     let side = w.pos.side_to_move();
                     let prev = w.pos.last_placement();
-                    w.tables.update(side, prev, m, &self.tried, LEFT as u8);
+                    let tried = &self.tried[..self.n.min(self.tried.len())];
+                    w.tables.update(side, prev, m, tried, LEFT as u8);
                     w.tables.cut[LEFT] = Some(m);
                     return Step::Cut;
                 }

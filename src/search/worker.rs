@@ -411,7 +411,8 @@ impl<'a> Worker<'a> {
                     if v >= beta {
                         let side = self.pos.side_to_move();
                         let prev = self.pos.last_placement();
-                        self.tables.update(side, prev, m, &tried, depth);
+                        self.tables
+                            .update(side, prev, m, &tried[..n.min(tried.len())], depth);
                         self.tables.cut[left] = Some(m);
                         break;
                     }
