@@ -155,14 +155,15 @@ impl Node {
     /// the best first by selection, the others sorted once it did not cut);
     /// true if the search was stopped.
     fn by_history(&mut self, w: &mut Worker, piece: Piece, rest: Bitboard) -> bool {
-        let stm = w.pos.side_to_move();
-        let prev = w.pos.last_placement();
+        let history = w
+            .tables
+            .scores(w.pos.side_to_move(), w.pos.last_placement());
         // `score << 9 | (511 - code)`: distinct keys, ties to the lower code.
         let mut list = [0i32; 64];
         let mut len = 0;
         for sq in rest {
             let code = encode(Placement::new(piece, sq));
-            list[len] = w.tables.score(stm, prev, code) << 9 | (511 - code as i32);
+            list[len] = history.score(code) << 9 | (511 - code as i32);
             len += 1;
         }
         let list = &mut list[..len];
