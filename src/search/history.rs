@@ -39,6 +39,20 @@ impl std::fmt::Debug for Tables {
     }
 }
 
+/// One side's history rows after one previous placement ([`Tables::scores`]).
+pub struct Scores<'a> {
+    by_side: &'a [i16; CODES],
+    after: &'a [i16; CODES],
+}
+
+impl Scores<'_> {
+    /// [`Tables::score`] of move `code`.
+    #[inline]
+    pub fn score(&self, code: u16) -> i32 {
+        self.by_side[code as usize] as i32 + self.after[code as usize] as i32
+    }
+}
+
 fn prev_index(prev: Option<Placement>) -> usize {
     prev.map_or(CODES, |p| encode(p) as usize)
 }
@@ -54,6 +68,16 @@ impl Tables {
     pub fn score(&self, side: Color, prev: Option<Placement>, code: u16) -> i32 {
         self.by_side[side.index()][code as usize] as i32
             + self.after[prev_index(prev)][code as usize] as i32
+    }
+
+    /// The ordering scores of `side`'s moves after `prev`, the two rows
+    /// looked up once for a whole move list.
+    #[inline]
+    pub fn scores(&self, side: Color, prev: Option<Placement>) -> Scores<'_> {
+        Scores {
+            by_side: &self.by_side[side.index()],
+            after: &self.after[prev_index(prev)],
+        }
     }
 
     /// Rewards `good` (it cut at `depth`) and punishes the moves tried before it.

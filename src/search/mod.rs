@@ -20,6 +20,7 @@ mod root;
 mod scan;
 mod segments;
 mod shared;
+mod standard_three;
 pub mod time;
 pub mod tt;
 mod weights;

@@ -9,7 +9,7 @@ use super::kept_losses::KeptLosses;
 use super::moves::Picker;
 use super::open_three::Three;
 use super::tt::TtBound;
-use super::{INFINITE, SCALE, Value, busy, endgame, frontier};
+use super::{INFINITE, SCALE, Value, busy, endgame, frontier, standard_three};
 use crate::position::Position;
 use crate::symmetry;
 use crate::types::Placement;
@@ -263,6 +263,19 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// A child with two plies left, searched as [`Worker::search`] would
+    /// (for callers that know the plies left and skip its other cases).
+    #[inline]
+    pub fn two(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+        self.count(1);
+        self.pv_len[ply] = 0;
+        if self.aborted() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        self.two_cached(alpha, beta, ply, beta - alpha > 1)
+    }
+
     /// The negamax value of the current position within (alpha, beta),
     /// `depth` plies deep (exact when `depth` reaches the end).
     pub fn search(
@@ -307,15 +320,12 @@ impl<'a> Worker<'a> {
             self.three.set(&self.pos);
         }
         let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
-        let v = self.moves(
-            depth,
-            alpha,
-            beta,
-            ply,
-            pv_node,
-            key,
-            hit.and_then(|h| h.mv),
-        );
+        let tt_move = hit.and_then(|h| h.mv);
+        let v = if left == 3 && self.pos.variant() == Variant::Standard {
+            standard_three::search(self, alpha, beta, ply, pv_node, key, tt_move)
+        } else {
+            self.moves(depth, alpha, beta, ply, pv_node, key, tt_move)
+        };
         if marked {
             self.shared.busy.leave(key);
         }
@@ -326,7 +336,7 @@ impl<'a> Worker<'a> {
     /// symmetric twin excepted), table move first, a child that another
     /// thread is in put off until the others are done.
     #[allow(clippy::too_many_arguments)]
-    fn moves(
+    pub(super) fn moves(
         &mut self,
         depth: u8,
         mut alpha: Value,
@@ -401,7 +411,8 @@ impl<'a> Worker<'a> {
                     if v >= beta {
                         let side = self.pos.side_to_move();
                         let prev = self.pos.last_placement();
-                        self.tables.update(side, prev, m, &tried, depth);
+                        self.tables
+                            .update(side, prev, m, &tried[..n.min(tried.len())], depth);
                         self.tables.cut[left] = Some(m);
                         break;
                     }

@@ -22,22 +22,21 @@ fn queen_call(pos: &Position) -> bool {
             .is_some_and(|pl| pl.piece == Piece::Queen)
 }
 
-/// The pieces the side to move may place, before any square rule (rules 1, 3, 6).
-fn allowed_pieces(pos: &Position) -> impl Iterator<Item = Piece> + '_ {
+/// May the side to move place `p` (in hand), before any square rule
+/// (rules 1, 3, 6), `call` telling whether a queen call holds?
+#[inline]
+fn allowed(pos: &Position, p: Piece, call: bool) -> bool {
     let us = pos.side_to_move();
-    let call = queen_call(pos);
-    Piece::ALL.into_iter().filter(move |&p| {
-        pos.in_hand(us, p) > 0
-            && (pos.ply() > 0 || p == Piece::King)
-            && (us == Color::White || p != Piece::King || pos.ply() == LAST_BLACK_PLY)
-            && (!call || p == Piece::Queen)
-    })
+    pos.in_hand(us, p) > 0
+        && (pos.ply() > 0 || p == Piece::King)
+        && (us == Color::White || p != Piece::King || pos.ply() == LAST_BLACK_PLY)
+        && (!call || p == Piece::Queen)
 }
 
-/// Squares allowed for `piece` by every rule but touching (rules 3, 4, 5).
-fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
+/// Squares allowed for any piece by rules 3 and 4 (empty ones only).
+#[inline]
+fn common_squares(pos: &Position) -> Bitboard {
     let empty = pos.empty();
-    let us = pos.side_to_move();
     let mut ok = empty;
     if pos.ply() == LAST_BLACK_PLY {
         ok &= pos.last().map_or(Bitboard::EMPTY, attacks::king);
@@ -45,22 +44,53 @@ fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
     if pos.ply() == LAST_WHITE_PLY {
         ok &= empty.adjacent();
     }
-    if piece == Piece::Bishop {
-        let placed = pos.pieces_of(us, Piece::Bishop);
-        if !(placed & Bitboard::DARK).is_empty() {
-            ok &= Bitboard::LIGHT;
-        }
-        if !(placed & Bitboard::LIGHT).is_empty() {
-            ok &= Bitboard::DARK;
-        }
+    ok
+}
+
+/// The squares of the colour the side to move's second Bishop must take
+/// (rule 5): every square while no Bishop stands.
+#[inline]
+fn bishop_colour(pos: &Position) -> Bitboard {
+    let placed = pos.pieces_of(pos.side_to_move(), Piece::Bishop);
+    let mut ok = Bitboard::FULL;
+    if !(placed & Bitboard::DARK).is_empty() {
+        ok &= Bitboard::LIGHT;
+    }
+    if !(placed & Bitboard::LIGHT).is_empty() {
+        ok &= Bitboard::DARK;
     }
     ok
 }
 
+/// Squares allowed for `piece` by every rule but touching (rules 3, 4, 5).
+fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
+    let ok = common_squares(pos);
+    if piece == Piece::Bishop {
+        ok & bishop_colour(pos)
+    } else {
+        ok
+    }
+}
+
+/// The legal placements on `touching`: the square rules shared by every
+/// piece found once (this runs at every node of the search).
+#[inline]
 fn generate(pos: &Position, touching: Bitboard) -> Moves {
     let mut moves = Moves::NONE;
-    for p in allowed_pieces(pos) {
-        moves.push(p, square_rules(pos, p) & touching);
+    let ok = common_squares(pos) & touching;
+    if ok.is_empty() {
+        return moves;
+    }
+    let call = queen_call(pos);
+    for p in Piece::ALL {
+        if allowed(pos, p, call) {
+            let targets = if p == Piece::Bishop {
+                ok & bishop_colour(pos)
+            } else {
+                ok
+            };
+            moves.push(p, targets);
+        }
     }
     moves
 }

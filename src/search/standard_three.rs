@@ -1,0 +1,298 @@
+//! `standard`'s nodes with three plies left: Black places its last piece
+//! but the King, then White its last piece, then Black's King. These nodes
+//! are always searched to the end and nearly all cut on their first move
+//! (97.7%, 1.4 children on average), so what the general move loop costs
+//! around the two-ply solve below them weighs: a picker that clears a
+//! 1280-byte list, children's table entries loaded that a `standard` node
+//! with two plies left never probes, reduction and deferral bookkeeping.
+//! Here the moves are one piece's targets, the table move and the killer
+//! are checked against them, and the rest are scored only if both fail.
+//! The order, the values, the table and the histories stay those of
+//! [`Worker::moves`].
+
+use super::tt::TtBound;
+use super::worker::Worker;
+use super::{INFINITE, SCALE, Value};
+use crate::bitboard::Bitboard;
+use crate::types::{Piece, Placement, Square};
+
+use super::moves::encode;
+
+/// The plies left at these nodes (the index of their killer).
+const LEFT: usize = 3;
+
+/// The value of the current `standard` position (three plies left) within
+/// (alpha, beta), as [`Worker::moves`] finds it, `key` its table key and
+/// `tt_move` the table's move.
+pub fn search(
+    w: &mut Worker,
+    alpha: Value,
+    beta: Value,
+    ply: usize,
+    pv_node: bool,
+    key: u64,
+    tt_move: Option<Placement>,
+) -> Value {
+    let moves = w.pos.legal_moves();
+    let mut groups = moves.groups();
+    // Black holds its King and one other piece, and may not place the King
+    // yet: one group. Anything else goes the general way.
+    let (Some((piece, targets)), None) = (groups.next(), groups.next()) else {
+        return w.moves(3, alpha, beta, ply, pv_node, key, tt_move);
+    };
+    let legal = |m: Option<Placement>| m.filter(|m| m.piece == piece && targets.has(m.square));
+    let tt = legal(tt_move);
+    let killer = legal(w.tables.cut[LEFT]).filter(|&k| Some(k) != tt);
+    let mut node = Node {
+        alpha0: alpha,
+        alpha,
+        beta,
+        best: -INFINITE,
+        best_move: None,
+        tried: [None; 8],
+        n: 0,
+        ply,
+        pv_node,
+    };
+    let mut done = false;
+    for m in [tt, killer].into_iter().flatten() {
+        match node.try_move(w, m) {
+            Step::Next => {}
+            Step::Stop => return 0,
+            Step::Cut => {
+                done = true;
+                break;
+            }
+        }
+    }
+    if !done {
+        let mut rest = targets;
+        for m in [tt, killer].into_iter().flatten() {
+            rest.0 &= !Bitboard::from_square(m.square).0;
+        }
+        if node.by_history(w, piece, rest) {
+            return 0;
+        }
+    }
+    node.finish(w, key)
+}
+
+/// What one move's search says about the loop.
+enum Step {
+    /// Go on with the next move.
+    Next,
+    /// The move reached beta.
+    Cut,
+    /// The search was stopped: the node's value means nothing.
+    Stop,
+}
+
+/// The running state of the move loop.
+struct Node {
+    alpha0: Value,
+    alpha: Value,
+    beta: Value,
+    best: Value,
+    best_move: Option<Placement>,
+    /// The first moves searched, for the history update.
+    tried: [Option<Placement>; 8],
+    n: usize,
+    ply: usize,
+    pv_node: bool,
+}
+
+impl Node {
+    /// Plays `m`, searches its child (PVS, the first with the full window)
+    /// and takes its value, as [`Worker::moves`] does.
+    #[inline]
+    fn try_move(&mut self, w: &mut Worker, m: Placement) -> Step {
+        let u = w.pos.play(m);
+        let v = self.child(w);
+        w.pos.undo(m, u);
+        if w.aborted() {
+            return Step::Stop;
+        }
+        if self.n < self.tried.len() {
+            self.tried[self.n] = Some(m);
+        }
+        self.n += 1;
+        if v > self.best {
+            self.best = v;
+            if v > self.alpha {
+                self.best_move = Some(m);
+                self.alpha = v;
+                if self.pv_node {
+                    w.best_line(self.ply, m);
+                }
+                if v >= self.beta {
+                    let side = w.pos.side_to_move();
+                    let prev = w.pos.last_placement();
+                    let tried = &self.tried[..self.n.min(self.tried.len())];
+                    w.tables.update(side, prev, m, tried, LEFT as u8);
+                    w.tables.cut[LEFT] = Some(m);
+                    return Step::Cut;
+                }
+            }
+        }
+        Step::Next
+    }
+
+    /// The child's value ([`Worker::child`] with two plies left).
+    #[inline]
+    fn child(&self, w: &mut Worker) -> Value {
+        let (alpha, beta, ply) = (self.alpha, self.beta, self.ply + 1);
+        if self.n == 0 {
+            return -w.two(-beta, -alpha, ply);
+        }
+        let v = -w.two(-alpha - 1, -alpha, ply);
+        if beta - alpha > 1 && v > alpha && v < beta && !w.aborted() {
+            return -w.two(-beta, -alpha, ply);
+        }
+        v
+    }
+
+    /// Searches `piece` on each of `rest` by history (the picker's order:
+    /// the best first by selection, the others sorted once it did not cut);
+    /// true if the search was stopped.
+    fn by_history(&mut self, w: &mut Worker, piece: Piece, rest: Bitboard) -> bool {
+        let history = w
+            .tables
+            .scores(w.pos.side_to_move(), w.pos.last_placement());
+        // `score << 9 | (511 - code)`: distinct keys, ties to the lower code.
+        let mut list = [0i32; 64];
+        let mut len = 0;
+        for sq in rest {
+            let code = encode(Placement::new(piece, sq));
+            list[len] = history.score(code) << 9 | (511 - code as i32);
+            len += 1;
+        }
+        let list = &mut list[..len];
+        if len == 0 {
+            return false;
+        }
+        let top = (0..len).fold(0, |b, i| if list[i] > list[b] { i } else { b });
+        list.swap(0, top);
+        for i in 0..len {
+            if i == 1 {
+                // The best did not cut: the node most likely tries them
+                // all, and one sort beats selecting each in turn.
+                list[1..].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let code = 511 - (list[i] & 511) as usize;
+            let m = Placement::new(piece, Square::from_index(code % 64));
+            match self.try_move(w, m) {
+                Step::Next => {}
+                Step::Stop => return true,
+                Step::Cut => return false,
+            }
+        }
+        false
+    }
+
+    /// The node's value, stored in the table.
+    fn finish(&self, w: &mut Worker, key: u64) -> Value {
+        if self.best == -INFINITE {
+            return w.pos.diff() * SCALE;
+        }
+        let bound = if self.best >= self.beta {
+            TtBound::Lower
+        } else if self.best > self.alpha0 {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        w.shared
+            .tt
+            .store(key, self.best_move, self.best, LEFT as u8, bound);
+        self.best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::search::history::Tables;
+    use crate::search::time::Budget;
+    use crate::search::tt::Tt;
+    use crate::search::worker::Shared;
+    use crate::search::{Control, Limits, Options};
+    use crate::testing::Rng;
+    use crate::variant::Variant;
+    use std::time::Instant;
+
+    /// What a search leaves behind: value, nodes, killer, table entry.
+    type Trace = (
+        Value,
+        u64,
+        Option<Placement>,
+        Option<crate::search::tt::TtHit>,
+    );
+
+    /// Searches `pos` (three plies left) with `fast` or the general loop,
+    /// the worker's histories in `tables`.
+    fn run(
+        pos: &Position,
+        tables: &mut Tables,
+        window: (Value, Value),
+        tt: Option<Placement>,
+        fast: bool,
+    ) -> Trace {
+        let table = Tt::new(1);
+        let control = Control::default();
+        let budget = Budget::new(pos, &Limits::default(), &Options::default(), Instant::now());
+        let shared = Shared::new(&table, &control, budget, 1, false);
+        let mut w = Worker::new(pos.clone(), &shared, tables, 0);
+        let (alpha, beta) = window;
+        let pv = beta - alpha > 1;
+        let key = pos.key();
+        let v = if fast {
+            search(&mut w, alpha, beta, 0, pv, key, tt)
+        } else {
+            w.moves(3, alpha, beta, 0, pv, key, tt)
+        };
+        assert_eq!(w.pos, *pos);
+        let (nodes, killer) = (w.nodes, w.tables.cut[LEFT]);
+        (v, nodes, killer, table.probe(key))
+    }
+
+    #[test]
+    fn same_values_nodes_killers_and_entries_as_the_general_loop() {
+        let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+        let (mut fast_tables, mut slow_tables) = (Tables::default(), Tables::default());
+        let mut cuts = 0;
+        for i in 0..400 {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 3 {
+                rng.play(&mut pos);
+            }
+            let moves = pos.legal_moves().to_vec();
+            // A table move: none, legal, or one of the other side's.
+            let tt = match i % 3 {
+                0 => None,
+                1 => Some(moves[rng.below(moves.len())]),
+                _ => Some(Placement::new(Piece::King, pos.empty().first().unwrap())),
+            };
+            if i % 4 == 0 {
+                let killer = Some(moves[rng.below(moves.len())]);
+                fast_tables.cut[LEFT] = killer;
+                slow_tables.cut[LEFT] = killer;
+            }
+            let d = pos.diff() * SCALE;
+            let windows = [
+                (-INFINITE, INFINITE),
+                (d - 1, d),
+                (d + 300, d + 301),
+                (d - 500, d - 499),
+                (d - 200, d + 200),
+            ];
+            let window = windows[rng.below(windows.len())];
+            let fast = run(&pos, &mut fast_tables, window, tt, true);
+            let slow = run(&pos, &mut slow_tables, window, tt, false);
+            assert_eq!(fast, slow, "{} {window:?} {tt:?}", pos.fen());
+            cuts += usize::from(fast.0 >= window.1);
+        }
+        // Both cut and all nodes were compared.
+        assert!(cuts > 50 && cuts < 350, "{cuts}");
+    }
+}
