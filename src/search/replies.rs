@@ -138,6 +138,22 @@ mod tests {
     use crate::types::Placement;
     use crate::variant::Variant;
 
+    /// 300 random `standard` positions with two plies left (from `seed`),
+    /// each with White's one piece, its targets and their [`Replies`]; the
+    /// few where White has no placement are skipped.
+    fn two_left_nodes(seed: u64) -> impl Iterator<Item = (Position, Piece, Bitboard, Replies)> {
+        let mut rng = crate::testing::Rng(seed);
+        (0..300).filter_map(move |_| {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 2 {
+                rng.play(&mut pos);
+            }
+            let (piece, targets) = pos.legal_moves().groups().next()?;
+            let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
+            Some((pos, piece, targets, r))
+        })
+    }
+
     /// The mover's gain for `pl`, played.
     fn played_gain(pos: &Position, pl: Placement) -> i32 {
         let mut p = pos.clone();
@@ -148,18 +164,8 @@ mod tests {
 
     #[test]
     fn gains_and_king_replies_match_play() {
-        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         let mut checked = 0;
-        for _ in 0..300 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 2 {
-                rng.play(&mut pos);
-            }
-            let moves = pos.legal_moves();
-            let Some((piece, targets)) = moves.groups().next() else {
-                continue;
-            };
-            let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
+        for (pos, piece, targets, r) in two_left_nodes(0x9E37_79B9_7F4A_7C15) {
             for t in targets {
                 let pl = Placement::new(piece, t);
                 assert_eq!(r.gain(t), played_gain(&pos, pl), "{} {pl}", pos.fen());
@@ -201,18 +207,8 @@ mod tests {
 
     #[test]
     fn king_floors_hold_off_white_lines() {
-        let mut rng = crate::testing::Rng(0x0DDB_A11C_0FFE_E123);
         let (mut floored, mut off) = (0, 0);
-        for _ in 0..300 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 2 {
-                rng.play(&mut pos);
-            }
-            let moves = pos.legal_moves();
-            let Some((piece, targets)) = moves.groups().next() else {
-                continue;
-            };
-            let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
+        for (pos, _, targets, r) in two_left_nodes(0x0DDB_A11C_0FFE_E123) {
             let lines = r.white_lines();
             for t in targets {
                 for e in 0..8 {
