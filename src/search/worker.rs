@@ -267,13 +267,23 @@ impl<'a> Worker<'a> {
     /// (for callers that know the plies left and skip its other cases).
     #[inline]
     pub fn two(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+        if !self.enter(ply) {
+            return 0;
+        }
+        self.two_cached(alpha, beta, ply, beta - alpha > 1)
+    }
+
+    /// Counts a node at `ply` and clears its line; false if the search has
+    /// been told to stop (the node's value then means nothing).
+    #[inline(always)]
+    fn enter(&mut self, ply: usize) -> bool {
         self.count(1);
         self.pv_len[ply] = 0;
         if self.aborted() {
-            return 0;
+            return false;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        self.two_cached(alpha, beta, ply, beta - alpha > 1)
+        true
     }
 
     /// The negamax value of the current position within (alpha, beta),
@@ -286,12 +296,9 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> Value {
-        self.count(1);
-        self.pv_len[ply] = 0;
-        if self.aborted() {
+        if !self.enter(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply as u32);
         let left = self.pos.plies_left();
         if left <= 1 {
             return endgame::solve(self, alpha, beta, ply);
