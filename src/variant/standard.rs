@@ -62,14 +62,20 @@ fn bishop_colour(pos: &Position) -> Bitboard {
     ok
 }
 
-/// Squares allowed for `piece` by every rule but touching (rules 3, 4, 5).
-fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
-    let ok = common_squares(pos);
+/// The squares of `ok` (allowed to every piece) that `piece` may take:
+/// a Bishop only those of its colour (rule 5).
+#[inline]
+fn for_piece(pos: &Position, piece: Piece, ok: Bitboard) -> Bitboard {
     if piece == Piece::Bishop {
         ok & bishop_colour(pos)
     } else {
         ok
     }
+}
+
+/// Squares allowed for `piece` by every rule but touching (rules 3, 4, 5).
+fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
+    for_piece(pos, piece, common_squares(pos))
 }
 
 /// The legal placements on `touching`: the square rules shared by every
@@ -84,12 +90,7 @@ fn generate(pos: &Position, touching: Bitboard) -> Moves {
     let call = queen_call(pos);
     for p in Piece::ALL {
         if allowed(pos, p, call) {
-            let targets = if p == Piece::Bishop {
-                ok & bishop_colour(pos)
-            } else {
-                ok
-            };
-            moves.push(p, targets);
+            moves.push(p, for_piece(pos, p, ok));
         }
     }
     moves
