@@ -110,6 +110,8 @@ pub struct Worker<'a> {
     published: u64,
     /// Deepest ply from the root reached.
     pub seldepth: u32,
+    /// No late-move reductions: every move searched to the full depth.
+    pub full_width: bool,
     /// The principal variation per ply from the root.
     pv: [[Option<Placement>; 17]; 18],
     pv_len: [usize; 18],
@@ -132,6 +134,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             published: 0,
             seldepth: 0,
+            full_width: false,
             pv: [[None; 17]; 18],
             pv_len: [0; 18],
             three: Box::default(),
@@ -395,7 +398,12 @@ impl<'a> Worker<'a> {
                 n_later += 1;
                 continue;
             }
-            let v = match reduction(depth, left as u8, n, pv_node) {
+            let r = if self.full_width {
+                0
+            } else {
+                reduction(depth, left as u8, n, pv_node)
+            };
+            let v = match r {
                 0 => self.child(depth - 1, alpha, beta, ply + 1, n == 0),
                 r => self.reduced(depth - 1, r, alpha, beta, ply + 1),
             };
