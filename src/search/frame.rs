@@ -140,7 +140,10 @@ impl Sides {
             let o = e ^ 4;
             let far = 1 + run[o];
             let per = sign[o] + slides_along(m.piece, e) as i32;
-            let cut = pieces.map(|p| if slides_along(p, e) { far } else { 0 });
+            // Not `pieces.map`: it stayed a call per direction (5.7 M of
+            // bench's instructions).
+            let cut_by = |p: Piece| if slides_along(p, e) { far } else { 0 };
+            let cut = [cut_by(pieces[0]), cut_by(pieces[1])];
             let step = attacks::step(e);
             let len = run[e];
             let fixed = sign[e] * far;
