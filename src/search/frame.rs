@@ -5,7 +5,7 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
-use super::keys::{Keys, NONE, gain_of, pack};
+use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
 use super::losses::loss_map;
 use super::segments::{bishop_points, rook_points, slider_points};
 use crate::attacks::{self, RAYS, slides_along};
@@ -371,6 +371,15 @@ impl Frame {
     pub fn held_keys(&self, piece: Piece) -> Option<&Keys> {
         let i = self.held.iter().position(|&h| h == Some(piece))?;
         Some(&self.keys[i])
+    }
+
+    /// The best-gain placement of each held kind (the first two).
+    pub fn held_best(&self) -> impl Iterator<Item = Placement> + '_ {
+        (0..2).filter_map(|i| {
+            let p = self.held[i]?;
+            let k = best_below(&self.keys[i], i16::MAX);
+            (k != NONE).then(|| Placement::new(p, square_of(k)))
+        })
     }
 
     /// Is this the frame of `pos`?
