@@ -5,7 +5,7 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
-use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
+use super::keys::{Keys, NONE, best_below, gain_of, square_of};
 use super::losses::loss_map;
 use super::segments::{bishop_points, rook_points, slider_points};
 use crate::attacks::{self, RAYS, slides_along};
@@ -192,8 +192,9 @@ pub struct Frame {
     bishop: [i8; 64],
     /// The empty squares a King, a Knight would attack from each square.
     leaping: [[i8; 64]; 2],
-    /// [`loss_map`] for the side to move.
-    pub loss: [i32; 64],
+    /// [`loss_map`] for the side to move (within (-64, 64), as the keys'
+    /// gains: 16-bit lanes, so that the keys are made eight at a time).
+    pub loss: [i16; 64],
     /// The first two kinds the side to move holds, and its gains for each:
     /// the move picker and the children of an `open` node with three plies
     /// left read them, where each valued every square again.
@@ -260,7 +261,7 @@ impl Frame {
             self.leaping[0][i] = (attacks::king(s) & !occ).count() as i8;
             self.leaping[1][i] = (attacks::knight(s) & !occ).count() as i8;
         }
-        self.loss = loss_map(pos, us);
+        self.loss = loss_map(pos, us).map(|l| l as i16);
         let mut held = Piece::ALL.into_iter().filter(|&p| pos.in_hand(us, p) > 0);
         self.held = [held.next(), held.next()];
         self.fill_keys();
@@ -310,16 +311,16 @@ impl Frame {
         }
         let (rook, bishop, loss) = (&mut self.rook, &mut self.bishop, &mut self.loss);
         let rays = parent.touched(m, [Piece::Rook, Piece::Bishop], |s, d, cut| {
-            loss[s] -= d;
+            loss[s] -= d as i16;
             rook[s] += cut[0] as i8;
             bishop[s] += cut[1] as i8;
         });
         let t = m.square;
-        loss[t.index()] = -parent.loss_at(t, rays, parent_leapers);
+        loss[t.index()] = -parent.loss_at(t, rays, parent_leapers) as i16;
         rook[t.index()] = rook_points(parent.occupied, t) as i8;
         bishop[t.index()] = bishop_points(parent.occupied, t) as i8;
         parent.touched(next, [Piece::Rook, Piece::Bishop], |s, d, cut| {
-            loss[s] += d;
+            loss[s] += d as i16;
             rook[s] -= cut[0] as i8;
             bishop[s] -= cut[1] as i8;
         });
@@ -347,7 +348,8 @@ impl Frame {
     /// (`sign` 1) or the opponent's as if it moved now (`sign` -1: the
     /// loss map from its side).
     pub fn keys_of(&self, piece: Piece, sign: i32) -> Keys {
-        // Every lane alike (the compiler's vectors), then the occupied ones.
+        // Every lane alike in 16 bits (the compiler's vectors, eight lanes
+        // at a time), then the occupied ones.
         let (own, other, both) = match piece {
             Piece::King => (&self.leaping[0], &self.rook, 0),
             Piece::Queen => (&self.rook, &self.bishop, 1),
@@ -355,10 +357,11 @@ impl Frame {
             Piece::Bishop => (&self.bishop, &self.rook, 0),
             Piece::Knight => (&self.leaping[1], &self.rook, 0),
         };
+        let sign = sign as i16;
         let mut keys = [NONE; 64];
         for (i, k) in keys.iter_mut().enumerate() {
-            let own = own[i] as i32 + both * other[i] as i32;
-            *k = pack(own + sign * self.loss[i], i);
+            let gain = own[i] as i16 + both * other[i] as i16 + sign * self.loss[i];
+            *k = gain * 64 + (63 - i as i16);
         }
         for s in self.sides.occupied {
             keys[s.index()] = NONE;
@@ -431,7 +434,7 @@ impl Frame {
         match self.held {
             [Some(p), _] if p == piece => gain_of(self.keys[0][s.index()]),
             [_, Some(p)] if p == piece => gain_of(self.keys[1][s.index()]),
-            _ => self.own(piece, s) + self.loss[s.index()],
+            _ => self.own(piece, s) + self.loss[s.index()] as i32,
         }
     }
 }
@@ -553,7 +556,7 @@ mod tests {
                     assert_eq!(f.describes_parent_of(&child), Some(m));
                     let fresh = Frame::new(&child);
                     assert_eq!(f.sides.after(m), fresh.sides);
-                    let mut loss = f.loss.map(|l| -l);
+                    let mut loss = f.loss.map(|l| -l as i32);
                     let mut own = [[0; 64]; 5];
                     for p in Piece::ALL {
                         for s in child.empty() {
@@ -569,7 +572,8 @@ mod tests {
                         });
                     }
                     for s in child.empty() {
-                        assert_eq!(loss[s.index()], fresh.loss[s.index()], "{m} loss {s}");
+                        let want = fresh.loss[s.index()] as i32;
+                        assert_eq!(loss[s.index()], want, "{m} loss {s}");
                         for p in Piece::ALL {
                             let want = fresh.own(p, s);
                             assert_eq!(own[p.index()][s.index()], want, "{m} {p:?} {s}");

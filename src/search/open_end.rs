@@ -169,7 +169,7 @@ impl Node {
         self.gains = [NONE; 64];
         for sq in pos.empty() {
             let si = sq.index();
-            self.keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
+            self.keys[si] = pack(f.own(reply, sq) - f.loss[si] as i32, si);
             if squares.has(sq) {
                 self.gains[si] = pack(f.gain(piece, sq), si);
             }
