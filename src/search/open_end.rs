@@ -86,8 +86,19 @@ impl Default for Replies {
 
 impl Replies {
     /// The `i`-th best reply (from 0) on the squares of `keys`, if any.
-    #[inline]
+    /// Those found already are read in place; the search for more stays
+    /// out of line.
+    #[inline(always)]
     fn get(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
+        if i < self.len {
+            return Some(self.top[i]);
+        }
+        self.find(keys, i)
+    }
+
+    /// [`Replies::get`] once the `i`-th is not found yet.
+    #[inline(never)]
+    fn find(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
         while self.len <= i && !self.all {
             let bound = match self.len {
                 0 => i16::MAX,
@@ -544,6 +555,11 @@ mod tests {
             }
             if want.len() < KEPT {
                 assert_eq!(r.get(&keys, want.len()), None);
+            }
+            // Asked again, from those found.
+            for (i, w) in want.iter().take(KEPT).enumerate().rev() {
+                let got = r.get(&keys, i).unwrap();
+                assert_eq!((-got.0, got.1.index()), *w);
             }
         }
     }
