@@ -5,7 +5,7 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
-use super::keys::{Keys, NONE, gain_of, pack};
+use super::keys::{Keys, NONE, best_below, gain_of, square_of};
 use super::losses::loss_map;
 use super::segments::{bishop_points, rook_points, slider_points};
 use crate::attacks::{self, RAYS, slides_along};
@@ -136,17 +136,19 @@ impl Sides {
         let king = |p: Piece| (p == Piece::King) as i32;
         let king_step = king(m.piece);
         let kings = pieces.map(king);
+        let (placed, cutting) = (slide_dirs(m.piece), pieces.map(slide_dirs));
         for e in 0..8 {
-            let o = e ^ 4;
-            let far = 1 + run[o];
-            let per = sign[o] + slides_along(m.piece, e) as i32;
-            let cut = pieces.map(|p| if slides_along(p, e) { far } else { 0 });
-            let step = attacks::step(e);
             let len = run[e];
-            let fixed = sign[e] * far;
             if len == 0 {
                 continue;
             }
+            let o = e ^ 4;
+            let far = 1 + run[o];
+            let along = |dirs: u32| (dirs >> e & 1) as i32;
+            let per = sign[o] + along(placed);
+            let cut = [along(cutting[0]) * far, along(cutting[1]) * far];
+            let step = attacks::step(e);
+            let fixed = sign[e] * far;
             // The first square, a King's step away, then the rest.
             let mut s = t.index() as isize + step;
             let loss = fixed + per * len + king_step;
@@ -163,6 +165,31 @@ impl Sides {
         }
         (run, sign)
     }
+}
+
+/// By piece, the directions it slides along, one bit each.
+const SLIDE_DIRS: [u32; 5] = {
+    let mut dirs = [0; 5];
+    let mut p = 0;
+    while p < 5 {
+        let mut d = 0;
+        while d < 8 {
+            if slides_along(Piece::ALL[p], d) {
+                dirs[p] |= 1 << d;
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    dirs
+};
+
+/// The directions `piece` slides along, bit `d` for direction `d`: one
+/// table read for [`slides_along`] in every direction, where its match
+/// cost a few branches per direction in the patching loops.
+#[inline(always)]
+pub fn slide_dirs(piece: Piece) -> u32 {
+    SLIDE_DIRS[piece.index()]
 }
 
 /// The empty squares along each ray from a square, and the sign of the
@@ -189,8 +216,9 @@ pub struct Frame {
     bishop: [i8; 64],
     /// The empty squares a King, a Knight would attack from each square.
     leaping: [[i8; 64]; 2],
-    /// [`loss_map`] for the side to move.
-    pub loss: [i32; 64],
+    /// [`loss_map`] for the side to move (within (-64, 64), as the keys'
+    /// gains: 16-bit lanes, so that the keys are made eight at a time).
+    pub loss: [i16; 64],
     /// The first two kinds the side to move holds, and its gains for each:
     /// the move picker and the children of an `open` node with three plies
     /// left read them, where each valued every square again.
@@ -257,7 +285,7 @@ impl Frame {
             self.leaping[0][i] = (attacks::king(s) & !occ).count() as i8;
             self.leaping[1][i] = (attacks::knight(s) & !occ).count() as i8;
         }
-        self.loss = loss_map(pos, us);
+        self.loss = loss_map(pos, us).map(|l| l as i16);
         let mut held = Piece::ALL.into_iter().filter(|&p| pos.in_hand(us, p) > 0);
         self.held = [held.next(), held.next()];
         self.fill_keys();
@@ -307,16 +335,16 @@ impl Frame {
         }
         let (rook, bishop, loss) = (&mut self.rook, &mut self.bishop, &mut self.loss);
         let rays = parent.touched(m, [Piece::Rook, Piece::Bishop], |s, d, cut| {
-            loss[s] -= d;
+            loss[s] -= d as i16;
             rook[s] += cut[0] as i8;
             bishop[s] += cut[1] as i8;
         });
         let t = m.square;
-        loss[t.index()] = -parent.loss_at(t, rays, parent_leapers);
+        loss[t.index()] = -parent.loss_at(t, rays, parent_leapers) as i16;
         rook[t.index()] = rook_points(parent.occupied, t) as i8;
         bishop[t.index()] = bishop_points(parent.occupied, t) as i8;
         parent.touched(next, [Piece::Rook, Piece::Bishop], |s, d, cut| {
-            loss[s] += d;
+            loss[s] += d as i16;
             rook[s] -= cut[0] as i8;
             bishop[s] -= cut[1] as i8;
         });
@@ -344,7 +372,8 @@ impl Frame {
     /// (`sign` 1) or the opponent's as if it moved now (`sign` -1: the
     /// loss map from its side).
     pub fn keys_of(&self, piece: Piece, sign: i32) -> Keys {
-        // Every lane alike (the compiler's vectors), then the occupied ones.
+        // Every lane alike in 16 bits (the compiler's vectors, eight lanes
+        // at a time), then the occupied ones.
         let (own, other, both) = match piece {
             Piece::King => (&self.leaping[0], &self.rook, 0),
             Piece::Queen => (&self.rook, &self.bishop, 1),
@@ -352,10 +381,11 @@ impl Frame {
             Piece::Bishop => (&self.bishop, &self.rook, 0),
             Piece::Knight => (&self.leaping[1], &self.rook, 0),
         };
+        let sign = sign as i16;
         let mut keys = [NONE; 64];
         for (i, k) in keys.iter_mut().enumerate() {
-            let own = own[i] as i32 + both * other[i] as i32;
-            *k = pack(own + sign * self.loss[i], i);
+            let gain = own[i] as i16 + both * other[i] as i16 + sign * self.loss[i];
+            *k = gain * 64 + (63 - i as i16);
         }
         for s in self.sides.occupied {
             keys[s.index()] = NONE;
@@ -368,6 +398,15 @@ impl Frame {
     pub fn held_keys(&self, piece: Piece) -> Option<&Keys> {
         let i = self.held.iter().position(|&h| h == Some(piece))?;
         Some(&self.keys[i])
+    }
+
+    /// The best-gain placement of each held kind (the first two).
+    pub fn held_best(&self) -> impl Iterator<Item = Placement> + '_ {
+        (0..2).filter_map(|i| {
+            let p = self.held[i]?;
+            let k = best_below(&self.keys[i], i16::MAX);
+            (k != NONE).then(|| Placement::new(p, square_of(k)))
+        })
     }
 
     /// Is this the frame of `pos`?
@@ -419,7 +458,7 @@ impl Frame {
         match self.held {
             [Some(p), _] if p == piece => gain_of(self.keys[0][s.index()]),
             [_, Some(p)] if p == piece => gain_of(self.keys[1][s.index()]),
-            _ => self.own(piece, s) + self.loss[s.index()],
+            _ => self.own(piece, s) + self.loss[s.index()] as i32,
         }
     }
 }
@@ -428,6 +467,15 @@ impl Frame {
 mod tests {
     use super::*;
     use crate::variant::Variant;
+
+    #[test]
+    fn slide_dirs_are_slides_along_in_every_direction() {
+        for p in Piece::ALL {
+            for d in 0..8 {
+                assert_eq!(slide_dirs(p) >> d & 1 == 1, slides_along(p, d), "{p:?} {d}");
+            }
+        }
+    }
 
     /// Positions that only a hash collision would confuse: the same
     /// squares and colours, one piece of another kind.
@@ -541,7 +589,7 @@ mod tests {
                     assert_eq!(f.describes_parent_of(&child), Some(m));
                     let fresh = Frame::new(&child);
                     assert_eq!(f.sides.after(m), fresh.sides);
-                    let mut loss = f.loss.map(|l| -l);
+                    let mut loss = f.loss.map(|l| -l as i32);
                     let mut own = [[0; 64]; 5];
                     for p in Piece::ALL {
                         for s in child.empty() {
@@ -557,7 +605,8 @@ mod tests {
                         });
                     }
                     for s in child.empty() {
-                        assert_eq!(loss[s.index()], fresh.loss[s.index()], "{m} loss {s}");
+                        let want = fresh.loss[s.index()] as i32;
+                        assert_eq!(loss[s.index()], want, "{m} loss {s}");
                         for p in Piece::ALL {
                             let want = fresh.own(p, s);
                             assert_eq!(own[p.index()][s.index()], want, "{m} {p:?} {s}");

@@ -14,11 +14,11 @@
 //! the compiler makes a few vector instructions, where picking the best
 //! squares from a bitboard took a bucket sort.
 
-use super::frame::{Frame, Sides};
+use super::frame::{Frame, Sides, slide_dirs};
 use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
-use crate::attacks::{self, slides_along};
+use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -86,8 +86,19 @@ impl Default for Replies {
 
 impl Replies {
     /// The `i`-th best reply (from 0) on the squares of `keys`, if any.
-    #[inline]
+    /// Those found already are read in place; the search for more stays
+    /// out of line.
+    #[inline(always)]
     fn get(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
+        if i < self.len {
+            return Some(self.top[i]);
+        }
+        self.find(keys, i)
+    }
+
+    /// [`Replies::get`] once the `i`-th is not found yet.
+    #[inline(never)]
+    fn find(&mut self, keys: &Keys, i: usize) -> Option<(i32, Square)> {
         while self.len <= i && !self.all {
             let bound = match self.len {
                 0 => i16::MAX,
@@ -169,7 +180,7 @@ impl Node {
         self.gains = [NONE; 64];
         for sq in pos.empty() {
             let si = sq.index();
-            self.keys[si] = pack(f.own(reply, sq) - f.loss[si], si);
+            self.keys[si] = pack(f.own(reply, sq) - f.loss[si] as i32, si);
             if squares.has(sq) {
                 self.gains[si] = pack(f.gain(piece, sq), si);
             }
@@ -391,19 +402,21 @@ impl Node {
         let (reply, piece) = (self.reply, m.piece);
         let (run, sign) = self.sides.rays(m.square);
         let king_step = (piece == Piece::King) as i32 - (reply == Piece::King) as i32;
+        let (reply_dirs, piece_dirs) = (slide_dirs(reply), slide_dirs(piece));
         for e in 0..8 {
-            let o = e ^ 4;
-            // The reply loses `t` and what lies beyond it; the slider beyond
-            // `s` loses as much.
-            let far = 1 + run[o];
-            let fixed = if slides_along(reply, e) { -far } else { 0 } + sign[e] * far;
-            // The slider beyond `t` no longer sees `s` and beyond; `m`'s piece does.
-            let per = sign[o] + slides_along(piece, e) as i32;
-            let step = attacks::step(e);
             let len = run[e];
             if len == 0 {
                 continue;
             }
+            let o = e ^ 4;
+            let along = |dirs: u32| (dirs >> e & 1) as i32;
+            // The reply loses `t` and what lies beyond it; the slider beyond
+            // `s` loses as much.
+            let far = 1 + run[o];
+            let fixed = (sign[e] - along(reply_dirs)) * far;
+            // The slider beyond `t` no longer sees `s` and beyond; `m`'s piece does.
+            let per = sign[o] + along(piece_dirs);
+            let step = attacks::step(e);
             // The first square, a King's step away, then the rest.
             let mut s = ti as isize + step;
             let change = fixed + per * len + king_step;
@@ -542,6 +555,11 @@ mod tests {
             }
             if want.len() < KEPT {
                 assert_eq!(r.get(&keys, want.len()), None);
+            }
+            // Asked again, from those found.
+            for (i, w) in want.iter().take(KEPT).enumerate().rev() {
+                let got = r.get(&keys, i).unwrap();
+                assert_eq!((-got.0, got.1.index()), *w);
             }
         }
     }

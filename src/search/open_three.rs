@@ -11,8 +11,16 @@
 use super::frame::Frame;
 use super::keys::{Keys, NONE};
 use super::open_end::Node;
+use super::tt::Tt;
 use crate::position::Position;
-use crate::types::Piece;
+use crate::types::{Piece, Placement};
+use crate::zobrist;
+
+/// The table key of `pos` (`open`) after `m`: the pieces' hash alone, as
+/// `open` adds nothing to it.
+fn child_key(pos: &Position, m: Placement) -> u64 {
+    pos.piece_hash() ^ zobrist::piece(pos.side_to_move(), m.piece, m.square)
+}
 
 /// What a node with three plies left knows for its children.
 pub struct Three {
@@ -63,6 +71,24 @@ impl Three {
         }
     }
 
+    /// Starts loading the table entries of the children of `pos` (three
+    /// plies left) likely searched first: the table move's before the
+    /// node is prepared, then (once it is) the best gain of each kind the
+    /// side to move holds, which the move picker's gains put first unless
+    /// history outweighs them. Each child probes its entry soon after it
+    /// is entered, and those probes waited on memory.
+    pub fn prefetch(&self, pos: &Position, tt: &Tt, moves: impl IntoIterator<Item = Placement>) {
+        for m in moves {
+            tt.prefetch(child_key(pos, m));
+        }
+    }
+
+    /// The best-gain placement of each of the first two kinds the side to
+    /// move holds, in the node prepared last.
+    pub fn best_gains(&self) -> impl Iterator<Item = Placement> + '_ {
+        self.frame.held_best()
+    }
+
     /// The squares of the node prepared last.
     pub fn frame(&self) -> &Frame {
         &self.frame
@@ -105,6 +131,7 @@ impl Three {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
     use crate::variant::Variant;
 
     /// Each child's node and placements in order, patched from the
@@ -131,12 +158,46 @@ mod tests {
                     .into_iter()
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
+                assert_eq!(child_key(&pos, m), child.key());
                 let mut node = Node::default();
                 assert!(three.child(&child, piece, reply, &mut node));
                 let mut want = Node::default();
                 want.scratch(&child, reply, piece, child.empty());
                 assert!(node.same(&want), "{m}");
             }
+        }
+    }
+
+    /// The best gains are those of a scan of every empty square, the lower
+    /// square first among equal gains, one per kind held.
+    #[test]
+    fn best_gains_are_those_of_a_scan() {
+        let mut rng = crate::testing::Rng(0x5DEE_CE66_D1CE_4E5B);
+        for _ in 0..200 {
+            let mut pos = Position::new(Variant::Open);
+            while pos.plies_left() > 3 {
+                rng.play(&mut pos);
+            }
+            let mut three = Three::default();
+            three.set(&pos);
+            let us = pos.side_to_move();
+            let us_index = us.index();
+            let want: Vec<Placement> = Piece::ALL
+                .into_iter()
+                .filter(|&p| pos.in_hand(us, p) > 0)
+                .take(2)
+                .map(|p| {
+                    let gain = |s: Square| pos.square_delta(s).gain(p, us_index);
+                    let best = pos.empty().max_by_key(|&s| (gain(s), -(s.index() as i32)));
+                    Placement::new(p, best.unwrap())
+                })
+                .collect();
+            assert_eq!(
+                three.best_gains().collect::<Vec<_>>(),
+                want,
+                "{}",
+                pos.fen()
+            );
         }
     }
 }

@@ -326,11 +326,14 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
+        let tt_move = hit.and_then(|h| h.mv);
         if left == 3 && self.pos.variant() == Variant::Open {
+            let tt = self.shared.tt;
+            self.three.prefetch(&self.pos, tt, tt_move);
             self.three.set(&self.pos);
+            self.three.prefetch(&self.pos, tt, self.three.best_gains());
         }
         let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
-        let tt_move = hit.and_then(|h| h.mv);
         let v = if left == 3 && self.pos.variant() == Variant::Standard {
             standard_three::search(self, alpha, beta, ply, pv_node, key, tt_move)
         } else {
