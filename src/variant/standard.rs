@@ -122,6 +122,7 @@ fn last_but_king(pos: &Position) -> Option<Moves> {
 
 /// The legal placements of any position, the piece rules asked of each
 /// kind in turn.
+#[inline(never)]
 fn general(pos: &Position) -> Moves {
     if pos.is_over() {
         return Moves::NONE;
@@ -140,6 +141,7 @@ fn general(pos: &Position) -> Moves {
 }
 
 impl Rules for Standard {
+    #[inline]
     fn legal(pos: &Position) -> Moves {
         last_but_king(pos).unwrap_or_else(|| general(pos))
     }
@@ -211,6 +213,7 @@ impl Rules for Standard {
         Ok(())
     }
 
+    #[inline]
     fn key_extra(pos: &Position) -> u64 {
         // Only where the last square changes the legal moves, so that more
         // transpositions meet.
