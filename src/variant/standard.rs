@@ -102,7 +102,7 @@ fn generate(pos: &Position, touching: Bitboard) -> Moves {
 /// the last ply), so the piece rules (1, 3, 6) leave that piece alone, and
 /// the square rules narrow to its squares. `None` at other plies and where
 /// no square touches (rule 7 is left to [`general`]).
-#[inline]
+#[inline(always)]
 fn last_but_king(pos: &Position) -> Option<Moves> {
     if pos.ply() != LAST_WHITE_PLY && pos.ply() != LAST_WHITE_PLY - 1 {
         return None;
@@ -141,7 +141,7 @@ fn general(pos: &Position) -> Moves {
 }
 
 impl Rules for Standard {
-    #[inline]
+    #[inline(always)]
     fn legal(pos: &Position) -> Moves {
         last_but_king(pos).unwrap_or_else(|| general(pos))
     }
