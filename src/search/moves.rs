@@ -1,10 +1,12 @@
 //! Compact move codes (`piece * 64 + square`) and the ordered move picker.
 
 use super::frame::Frame;
-use super::history::Tables;
+use super::history::{Scores, Tables};
 use super::losses::loss_map;
 use super::open_three::Three;
-use super::segments::own_points;
+use super::segments::{bishop_points, rook_points};
+use crate::attacks;
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
@@ -124,19 +126,52 @@ impl Picker {
         let prev_scores = tables.scores(stm, prev);
         // Piece by piece: the keys are distinct, so the order they are
         // listed in does not change the order they are handed out in.
-        for (piece, b) in self.moves.groups() {
-            for sq in b {
-                let code = encode(Placement::new(piece, sq));
-                if self.early.contains(&code) {
-                    continue;
-                }
-                let gain = losses
-                    .as_ref()
-                    .map_or(0, |l| own_points(occ, piece, sq) + l[sq.index()]);
-                let score = gain * 1024 + prev_scores.score(code);
-                self.list[self.len] = score << 9 | (511 - code as i32);
-                self.len += 1;
+        let moves = self.moves;
+        for (piece, b) in moves.groups() {
+            let b = b & !self.early_squares(piece);
+            let Some(l) = &losses else {
+                self.push_all(piece, b, &prev_scores, |_| 0);
+                continue;
+            };
+            // One loop per kind: the kind's points are not asked per square.
+            let gain =
+                |own: fn(Bitboard, Square) -> i32| move |s: Square| own(occ, s) + l[s.index()];
+            match piece {
+                Piece::King => self.push_all(piece, b, &prev_scores, gain(king_points)),
+                Piece::Queen => self.push_all(piece, b, &prev_scores, gain(queen_points)),
+                Piece::Rook => self.push_all(piece, b, &prev_scores, gain(rook_points)),
+                Piece::Bishop => self.push_all(piece, b, &prev_scores, gain(bishop_points)),
+                Piece::Knight => self.push_all(piece, b, &prev_scores, gain(knight_points)),
             }
+        }
+    }
+
+    /// The squares of `piece`'s moves handed out before scoring.
+    #[inline(always)]
+    fn early_squares(&self, piece: Piece) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for m in self.early.iter().filter_map(|&c| decode(c)) {
+            if m.piece == piece {
+                b |= Bitboard::from_square(m.square);
+            }
+        }
+        b
+    }
+
+    /// Lists `piece` on each of `targets`, gaining `gain` there.
+    #[inline(always)]
+    fn push_all(
+        &mut self,
+        piece: Piece,
+        targets: Bitboard,
+        history: &Scores,
+        gain: impl Fn(Square) -> i32,
+    ) {
+        for sq in targets {
+            let code = encode(Placement::new(piece, sq));
+            let score = gain(sq) * 1024 + history.score(code);
+            self.list[self.len] = score << 9 | (511 - code as i32);
+            self.len += 1;
         }
     }
 
@@ -216,6 +251,24 @@ impl Picker {
         self.next += 1;
         decode(code_of(self.list[self.next - 1]))
     }
+}
+
+/// The points a King would earn on the empty square `s`.
+#[inline(always)]
+fn king_points(occ: Bitboard, s: Square) -> i32 {
+    (attacks::king(s) & !occ).count() as i32
+}
+
+/// The points a Knight would earn on the empty square `s`.
+#[inline(always)]
+fn knight_points(occ: Bitboard, s: Square) -> i32 {
+    (attacks::knight(s) & !occ).count() as i32
+}
+
+/// The points a Queen would earn on the empty square `s`.
+#[inline(always)]
+fn queen_points(occ: Bitboard, s: Square) -> i32 {
+    rook_points(occ, s) + bishop_points(occ, s)
 }
 
 #[cfg(test)]

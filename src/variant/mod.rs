@@ -53,8 +53,10 @@ impl Variant {
         }
     }
 
-    /// The legal placements in `pos`.
-    #[inline]
+    /// The legal placements in `pos`: inlined where the search asks, so
+    /// that `standard`'s last plies cost no call (the other rule sets are
+    /// calls).
+    #[inline(always)]
     pub fn legal(self, pos: &Position) -> Moves {
         match self {
             Variant::Standard => standard::Standard::legal(pos),

@@ -17,6 +17,7 @@ fn forced(ply: u8) -> Option<Piece> {
 }
 
 impl Rules for Open {
+    #[inline(never)]
     fn legal(pos: &Position) -> Moves {
         let mut moves = Moves::NONE;
         if pos.is_over() {

@@ -9,6 +9,7 @@ use crate::zobrist;
 pub struct Original;
 
 impl Rules for Original {
+    #[inline(never)]
     fn legal(pos: &Position) -> Moves {
         let mut moves = Moves::NONE;
         if pos.is_over() {
