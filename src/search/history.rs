@@ -46,11 +46,25 @@ pub struct Scores<'a> {
 }
 
 impl Scores<'_> {
+    /// The two rows' entries of the 64 codes from `base` (one piece's).
+    #[inline(always)]
+    pub fn rows(&self, base: usize) -> (&[i16; 64], &[i16; 64]) {
+        (piece_row(self.by_side, base), piece_row(self.after, base))
+    }
+
     /// [`Tables::score`] of move `code`.
     #[inline]
     pub fn score(&self, code: u16) -> i32 {
         self.by_side[code as usize] as i32 + self.after[code as usize] as i32
     }
+}
+
+/// The 64 entries of `row` from `base`, a piece's first code.
+#[inline(always)]
+fn piece_row(row: &[i16; CODES], base: usize) -> &[i16; 64] {
+    row[base..base + 64]
+        .try_into()
+        .expect("a piece's codes lie within the row")
 }
 
 fn prev_index(prev: Option<Placement>) -> usize {
