@@ -117,12 +117,16 @@ impl TwoNode {
                 continue;
             }
             n.rest.0 &= !Bitboard::from_square(t).0;
-            let r = self.replies.get_or_insert_with(|| n.replies(w));
+            let r = self.replies.get_or_insert_with(|| n.near_replies(w));
+            r.freshen(t);
             let g = r.gain(t);
             if n.try_exact(w, r, t, g) {
                 cut = true;
                 break;
             }
+        }
+        if self.replies.is_some() {
+            w.losses.killer_cut(cut);
         }
         w.count(std::mem::take(&mut n.seen));
         cut.then_some(n.run.best)
@@ -134,7 +138,13 @@ impl TwoNode {
     pub fn finish(self, w: &mut Worker) -> Value {
         match self.standard {
             Some(mut n) => {
-                let r = self.replies.unwrap_or_else(|| n.replies(w));
+                let r = match self.replies {
+                    Some(mut r) => {
+                        r.settle(&mut w.losses);
+                        r
+                    }
+                    None => n.replies(w),
+                };
                 n.finish(w, &r)
             }
             None if w.pos.variant() == Variant::Open => {
@@ -184,6 +194,14 @@ impl Two {
     #[inline]
     fn replies(&self, w: &mut Worker) -> Replies {
         Replies::new(&w.pos, self.piece, w.losses.update(&w.pos))
+    }
+
+    /// The node's [`Replies`] for a killer: the kept loss map may miss one
+    /// piece, valued on the killer's squares alone ([`Replies::freshen`]).
+    #[inline]
+    fn near_replies(&self, w: &mut Worker) -> Replies {
+        let (map, placed) = w.losses.near(&w.pos);
+        Replies::near(&w.pos, self.piece, map, placed)
     }
 
     /// Tries White's piece on `t` (gaining `g`) against every King reply;
@@ -351,11 +369,13 @@ mod tests {
         let mut w = Worker::new(start, &shared, &mut tables, 0);
         let mut rng = crate::testing::Rng(0x5EED_2B0D_F00D_1234);
         let mut checked = 0;
-        for _ in 0..60 {
+        for i in 0..60u8 {
             // Siblings share a start, as in the search: the kept loss map
             // and the killers carry over from one to the next.
+            // Every other start has one ply fewer: its nodes differ by
+            // Black's last piece alone, as a 3-left node's children do.
             let mut start = Position::new(Variant::Standard);
-            while start.plies_left() > 4 {
+            while start.plies_left() > 3 + i % 2 {
                 rng.play(&mut start);
             }
             for _ in 0..8 {
@@ -365,14 +385,18 @@ mod tests {
                 }
                 w.pos = pos.clone();
                 let want = two_generic(&mut w, pos.legal_moves(), -INFINITE, INFINITE, 0);
-                for (a, b) in [
+                let mut windows = [
                     (-INFINITE, INFINITE),
                     (want - 1, want + 1),
                     (want - 3 * SCALE, want - SCALE),
                     (want + SCALE, want + 3 * SCALE),
                     (want - SCALE, want),
                     (want, want + SCALE),
-                ] {
+                ];
+                // Any order: a killer that cut makes the next node value
+                // its killer from a map that misses a piece.
+                windows.rotate_left(rng.below(6));
+                for (a, b) in windows {
                     let got = solve(&mut w, a, b, 0);
                     assert!(
                         agrees(got, want, a, b),

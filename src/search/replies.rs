@@ -6,6 +6,7 @@
 //! twenty squares, where the map, kept from node to node, costs about one
 //! scan per piece that differs (`kept_losses.rs`).
 
+use super::kept_losses::{KeptLosses, Placed};
 use super::segments::own_points;
 use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest, ray, slides_along};
 use crate::bitboard::Bitboard;
@@ -35,19 +36,55 @@ pub struct Replies {
     /// Sliders along ranks and files, along diagonals (both colours).
     lines: [u64; 2],
     piece: Piece,
+    /// A piece `loss` does not count yet, and the empty squares whose
+    /// entries it is still missing from ([`Replies::freshen`]).
+    placed: Option<Placed>,
+    stale: u64,
 }
 
 impl Replies {
     /// The current position, White to place `piece` (its last), and its
     /// loss map.
     pub fn new(pos: &Position, piece: Piece, loss: &[i8; 64]) -> Replies {
+        Replies::near(pos, piece, loss, None)
+    }
+
+    /// As [`Replies::new`], but the map may miss one piece, `placed`
+    /// ([`super::kept_losses::KeptLosses::near`]): then only the squares
+    /// that [`Replies::freshen`] brought up to date may be asked about.
+    pub fn near(pos: &Position, piece: Piece, loss: &[i8; 64], placed: Option<Placed>) -> Replies {
+        let empty = pos.empty();
         Replies {
             loss: *loss,
             occupied: pos.occupied(),
-            empty: pos.empty(),
+            empty,
             white: pos.pieces(Color::White).0,
             lines: pos.line_sliders().map(|b| b.0),
             piece,
+            placed,
+            stale: if placed.is_some() { empty.0 } else { 0 },
+        }
+    }
+
+    /// Brings the map up to date on `t` and its neighbours: all that
+    /// [`Replies::gain`] and [`Replies::king`] need there.
+    #[inline]
+    pub fn freshen(&mut self, t: Square) {
+        let Some(p) = self.placed else { return };
+        let todo = (crate::attacks::king(t).0 | 1 << t.index()) & self.stale;
+        self.stale &= !todo;
+        for s in Bitboard(todo & p.reach()) {
+            let m = &mut self.loss[s.index()];
+            *m = (*m as i32 + p.delta(s.index())) as i8;
+        }
+    }
+
+    /// Takes the whole map, up to date, if the map was missing a piece
+    /// ([`Replies::near`]).
+    pub fn settle(&mut self, kept: &mut KeptLosses) {
+        if let Some(p) = self.placed.take() {
+            self.loss = *kept.settle(&p);
+            self.stale = 0;
         }
     }
 
@@ -134,7 +171,6 @@ impl Replies {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::kept_losses::KeptLosses;
     use crate::types::Placement;
     use crate::variant::Variant;
 
