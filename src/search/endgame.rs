@@ -19,17 +19,24 @@ use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 
-/// `TOWARDS[k + 9 - t]`: the direction (of [`attacks::DIRECTIONS`]) from a
-/// square `k` to its neighbour `t`, by the step `k - t` in -9..=9.
-const TOWARDS: [u8; 19] = {
-    let mut t = [0u8; 19];
+/// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
+/// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
+/// (masked, so that the index needs no bounds check).
+const TOWARDS: [u8; 32] = {
+    let mut t = [0u8; 32];
     let mut d = 0;
     while d < 8 {
-        t[(9 - attacks::step(d)) as usize] = d as u8;
+        t[(attacks::step(d) as usize).wrapping_neg() & 31] = d as u8;
         d += 1;
     }
     t
 };
+
+/// The direction from `k` to its neighbour `t`.
+#[inline(always)]
+fn towards(k: Square, t: Square) -> usize {
+    TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
+}
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -213,7 +220,7 @@ impl Two {
         let mut worst_k = None;
         for k in attacks::king(t) & self.empty {
             // The direction from `t` to `k`, from the step between them.
-            let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+            let e = towards(t, k);
             self.seen += 1;
             let v = (self.base + g - r.king(t, k, e)) * SCALE;
             if v < worst {
@@ -279,7 +286,7 @@ fn floored(
     limit: Value,
 ) -> Option<Value> {
     for k in attacks::king(t) & empty {
-        let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+        let e = towards(t, k);
         if white_lines[e & 3] >> t.index() & 1 != 0 {
             continue;
         }
@@ -333,7 +340,7 @@ mod tests {
     fn towards_points_from_each_square_to_its_neighbour() {
         for t in Square::all() {
             for k in attacks::king(t) {
-                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
+                let d = towards(k, t);
                 let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
                 assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
             }

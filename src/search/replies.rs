@@ -36,6 +36,11 @@ pub struct Replies {
     /// Sliders along ranks and files, along diagonals (both colours).
     lines: [u64; 2],
     piece: Piece,
+    /// By direction `e` from White's piece to the King: the terms of
+    /// [`Replies::king`] that depend on the piece alone (the King's square
+    /// taken, White's King's share of it, a slider's share along `e`);
+    /// `base[8]` the part of them without the slider's share.
+    base: [i32; 9],
     /// A piece `loss` does not count yet, and the empty squares whose
     /// entries it is still missing from ([`Replies::freshen`]).
     placed: Option<Placed>,
@@ -61,9 +66,20 @@ impl Replies {
             white: pos.pieces(Color::White).0,
             lines: pos.line_sliders().map(|b| b.0),
             piece,
+            base: Replies::base(piece),
             placed,
             stale: if placed.is_some() { empty.0 } else { 0 },
         }
+    }
+
+    /// [`Replies::base`] for White's `piece`.
+    fn base(piece: Piece) -> [i32; 9] {
+        let fixed = (piece == Piece::King) as i32 - 1;
+        let mut base = [fixed; 9];
+        for (e, b) in base.iter_mut().take(8).enumerate() {
+            *b += slides_along(piece, e) as i32;
+        }
+        base
     }
 
     /// Brings the map up to date on `t` and its neighbours: all that
@@ -141,9 +157,7 @@ impl Replies {
     #[inline(always)]
     pub fn king_floor(&self, k: Square, e: usize) -> i32 {
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 - 1
-            + slides_along(self.piece, e) as i32
-            + (self.piece == Piece::King) as i32
+        own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
     /// Black's King's gain on the empty square `k` next to `t`, once White's
@@ -158,13 +172,13 @@ impl Replies {
         let far = self.end(t, e ^ 4);
         // From `t` through `k`: the run beyond `k` is one shorter.
         let near = self.end(t, e);
-        let along = slides_along(self.piece, e);
+        let along = self.base[e & 7] - self.base[8];
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 - 1
+        own - self.loss[k.index()] as i32
+            + self.base[8]
             + far.sign * near.run
             + near.sign * (1 + far.run)
-            + if along { near.run } else { 0 }
-            + (self.piece == Piece::King) as i32
+            + along * near.run
     }
 }
 
