@@ -19,17 +19,24 @@ use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 
-/// `TOWARDS[k + 9 - t]`: the direction (of [`attacks::DIRECTIONS`]) from a
-/// square `k` to its neighbour `t`, by the step `k - t` in -9..=9.
-const TOWARDS: [u8; 19] = {
-    let mut t = [0u8; 19];
+/// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
+/// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
+/// (masked, so that the index needs no bounds check).
+const TOWARDS: [u8; 32] = {
+    let mut t = [0u8; 32];
     let mut d = 0;
     while d < 8 {
-        t[(9 - attacks::step(d)) as usize] = d as u8;
+        t[(attacks::step(d) as usize).wrapping_neg() & 31] = d as u8;
         d += 1;
     }
     t
 };
+
+/// The direction from `k` to its neighbour `t`.
+#[inline(always)]
+fn towards(k: Square, t: Square) -> usize {
+    TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
+}
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -117,12 +124,16 @@ impl TwoNode {
                 continue;
             }
             n.rest.0 &= !Bitboard::from_square(t).0;
-            let r = self.replies.get_or_insert_with(|| n.replies(w));
+            let r = self.replies.get_or_insert_with(|| n.near_replies(w));
+            r.freshen(t);
             let g = r.gain(t);
             if n.try_exact(w, r, t, g) {
                 cut = true;
                 break;
             }
+        }
+        if self.replies.is_some() {
+            w.losses.killer_cut(cut);
         }
         w.count(std::mem::take(&mut n.seen));
         cut.then_some(n.run.best)
@@ -134,7 +145,13 @@ impl TwoNode {
     pub fn finish(self, w: &mut Worker) -> Value {
         match self.standard {
             Some(mut n) => {
-                let r = self.replies.unwrap_or_else(|| n.replies(w));
+                let r = match self.replies {
+                    Some(mut r) => {
+                        r.settle(&mut w.losses);
+                        r
+                    }
+                    None => n.replies(w),
+                };
                 n.finish(w, &r)
             }
             None if w.pos.variant() == Variant::Open => {
@@ -186,6 +203,14 @@ impl Two {
         Replies::new(&w.pos, self.piece, w.losses.update(&w.pos))
     }
 
+    /// The node's [`Replies`] for a killer: the kept loss map may miss one
+    /// piece, valued on the killer's squares alone ([`Replies::freshen`]).
+    #[inline]
+    fn near_replies(&self, w: &mut Worker) -> Replies {
+        let (map, placed) = w.losses.near(&w.pos);
+        Replies::near(&w.pos, self.piece, map, placed)
+    }
+
     /// Tries White's piece on `t` (gaining `g`) against every King reply;
     /// true if it reaches beta.
     #[inline]
@@ -195,7 +220,7 @@ impl Two {
         let mut worst_k = None;
         for k in attacks::king(t) & self.empty {
             // The direction from `t` to `k`, from the step between them.
-            let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+            let e = towards(t, k);
             self.seen += 1;
             let v = (self.base + g - r.king(t, k, e)) * SCALE;
             if v < worst {
@@ -261,7 +286,7 @@ fn floored(
     limit: Value,
 ) -> Option<Value> {
     for k in attacks::king(t) & empty {
-        let e = TOWARDS[t.index() + 9 - k.index()] as usize;
+        let e = towards(t, k);
         if white_lines[e & 3] >> t.index() & 1 != 0 {
             continue;
         }
@@ -315,7 +340,7 @@ mod tests {
     fn towards_points_from_each_square_to_its_neighbour() {
         for t in Square::all() {
             for k in attacks::king(t) {
-                let d = TOWARDS[k.index() + 9 - t.index()] as usize;
+                let d = towards(k, t);
                 let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
                 assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
             }
@@ -351,11 +376,13 @@ mod tests {
         let mut w = Worker::new(start, &shared, &mut tables, 0);
         let mut rng = crate::testing::Rng(0x5EED_2B0D_F00D_1234);
         let mut checked = 0;
-        for _ in 0..60 {
+        for i in 0..60u8 {
             // Siblings share a start, as in the search: the kept loss map
             // and the killers carry over from one to the next.
+            // Every other start has one ply fewer: its nodes differ by
+            // Black's last piece alone, as a 3-left node's children do.
             let mut start = Position::new(Variant::Standard);
-            while start.plies_left() > 4 {
+            while start.plies_left() > 3 + i % 2 {
                 rng.play(&mut start);
             }
             for _ in 0..8 {
@@ -365,14 +392,18 @@ mod tests {
                 }
                 w.pos = pos.clone();
                 let want = two_generic(&mut w, pos.legal_moves(), -INFINITE, INFINITE, 0);
-                for (a, b) in [
+                let mut windows = [
                     (-INFINITE, INFINITE),
                     (want - 1, want + 1),
                     (want - 3 * SCALE, want - SCALE),
                     (want + SCALE, want + 3 * SCALE),
                     (want - SCALE, want),
                     (want, want + SCALE),
-                ] {
+                ];
+                // Any order: a killer that cut makes the next node value
+                // its killer from a map that misses a piece.
+                windows.rotate_left(rng.below(6));
+                for (a, b) in windows {
                     let got = solve(&mut w, a, b, 0);
                     assert!(
                         agrees(got, want, a, b),

@@ -76,6 +76,46 @@ impl Board {
         self.colors[color.index()] ^= 1 << s;
         self.pieces[piece.index()] ^= 1 << s;
     }
+
+    /// The run from `s` in direction `d`, and the sign of the slider
+    /// ending it (-1 White, 1 Black) if one moves along it, else 0.
+    #[inline(always)]
+    fn end(&self, s: usize, d: usize) -> (i32, i32) {
+        let blockers = RAYS[d][s] & self.occupied();
+        if blockers == 0 {
+            return (RAY_LEN[d][s] as i32, 0);
+        }
+        let b = nearest(d, blockers);
+        let run = DISTANCE[s][b] as i32 - 1;
+        if self.lines()[usize::from(!is_orthogonal(d))] >> b & 1 == 0 {
+            return (run, 0);
+        }
+        (run, if self.colors[0] >> b & 1 != 0 { -1 } else { 1 })
+    }
+
+    /// The runs from the empty square `s` and the slider ending each (0 if
+    /// none, else `apply` times its sign).
+    #[inline(always)]
+    fn ends(&self, s: usize, apply: i32) -> ([isize; 8], [i32; 8]) {
+        let occ = self.occupied();
+        let lines = self.lines();
+        let white = self.colors[0];
+        let mut runs = [0isize; 8];
+        let mut cuts = [0i32; 8];
+        for d in 0..8 {
+            let blockers = RAYS[d][s] & occ;
+            if blockers == 0 {
+                runs[d] = RAY_LEN[d][s] as isize;
+                continue;
+            }
+            let b = nearest(d, blockers);
+            runs[d] = DISTANCE[s][b] as isize - 1;
+            if lines[usize::from(!is_orthogonal(d))] >> b & 1 != 0 {
+                cuts[d] = apply * if white >> b & 1 != 0 { -1 } else { 1 };
+            }
+        }
+        (runs, cuts)
+    }
 }
 
 /// The run of empty squares from `s` in direction `d`.
@@ -88,19 +128,22 @@ fn run(occ: u64, s: usize, d: usize) -> usize {
     DISTANCE[s][nearest(d, blockers)] as usize - 1
 }
 
-/// The loss maps of the last node and of what it shares with the node
-/// before it, each brought up to date from whichever is nearer. Two
-/// patterns make most of the search's visits: the siblings that one 3-left
-/// node tries in turn (Black's last piece but the King on one square after
-/// another), and those of a 4-left node that all fall to the same Black
-/// reply (White's 7th piece moves, Black's stays). Either way the part
-/// shared with the last node is the part shared with the next, so a
-/// sibling costs one piece to add where the last node's map has one to
+/// Two loss maps, each of some recent node or of what two recent nodes
+/// share, the nearer brought up to date. Two patterns make most of the
+/// search's visits: the siblings that one 3-left node tries in turn
+/// (Black's last piece but the King on one square after another), and
+/// those of a 4-left node that all fall to the same Black reply (White's
+/// 7th piece moves, Black's stays). Either way the part shared with the
+/// last node is the part shared with the next, so keeping it makes a
+/// sibling cost one piece to add where the last node's map has one to
 /// take back too.
 #[derive(Clone, Debug, Default)]
 pub struct KeptLosses {
-    node: Map,
-    shared: Map,
+    maps: [Map; 2],
+    /// Did the last killer tried decide its node? Then the next one most
+    /// likely does too (the siblings of a node that fails low), and
+    /// [`KeptLosses::near`] leaves out the piece to add.
+    cut: bool,
 }
 
 impl KeptLosses {
@@ -108,17 +151,173 @@ impl KeptLosses {
     /// would take from Black minus those it would take from White.
     pub fn update(&mut self, pos: &Position) -> &[i8; 64] {
         let now = Board::of(pos);
-        let direct = self.node.board.changed(&now).count_ones();
-        if self.shared.board.changed(&now).count_ones() < direct {
-            self.shared.bring(self.shared.board.common(&now));
-            self.node = self.shared;
-        } else {
-            let common = self.node.board.common(&now);
-            self.node.bring(common);
-            self.shared = self.node;
+        let i = self.nearer(&now);
+        self.maps[i].drop_missing(&now);
+        // The shared part stays for the next node.
+        self.maps[1 - i] = self.maps[i];
+        self.maps[i].bring(now);
+        &self.maps[i].map
+    }
+
+    /// The map of `pos` but for at most one piece, which is then returned
+    /// to be valued square by square ([`Placed::delta`]): a node that a
+    /// killer decides needs the map on a few squares only, and bringing it
+    /// up to date costs more than those few squares.
+    pub fn near(&mut self, pos: &Position) -> (&[i8; 64], Option<Placed>) {
+        let now = Board::of(pos);
+        let i = self.nearer(&now);
+        self.maps[i].drop_missing(&now);
+        let added = self.maps[i].board.changed(&now);
+        if self.cut && added.count_ones() == 1 {
+            let q = added.trailing_zeros() as usize;
+            let placed = Placed::new(&self.maps[i].board, i, q, now.piece_on(q));
+            return (&self.maps[i].map, Some(placed));
         }
-        self.node.bring(now);
-        &self.node.map
+        // The shared part stays for the next node, as in `update`.
+        self.maps[1 - i] = self.maps[i];
+        self.maps[i].bring(now);
+        (&self.maps[i].map, None)
+    }
+
+    /// Records whether a killer decided its node.
+    pub fn killer_cut(&mut self, cut: bool) {
+        self.cut = cut;
+    }
+
+    /// The whole map of the node that [`KeptLosses::near`] left `placed`
+    /// out of: that piece added.
+    pub fn settle(&mut self, placed: &Placed) -> &[i8; 64] {
+        let i = placed.map & 1;
+        // The shared part stays for the next node, as in `update`.
+        self.maps[1 - i] = self.maps[i];
+        let m = &mut self.maps[i];
+        let pc = (placed.color(), placed.piece);
+        m.place(placed.q, pc, 1);
+        m.board.toggle(placed.q, pc);
+        &m.map
+    }
+
+    /// The index of the map nearer to `now`.
+    fn nearer(&self, now: &Board) -> usize {
+        let [a, b] = self
+            .maps
+            .each_ref()
+            .map(|m| m.board.changed(now).count_ones());
+        usize::from(b < a)
+    }
+}
+
+/// `LINE[q][s]`: the direction from `q` to `s` if a rank, file or
+/// diagonal joins them, else 8.
+const LINE: [[u8; 64]; 64] = {
+    let mut t = [[8u8; 64]; 64];
+    let mut d = 0;
+    while d < 8 {
+        let mut q = 0;
+        while q < 64 {
+            let mut ray = RAYS[d][q];
+            while ray != 0 {
+                t[q][ray.trailing_zeros() as usize] = d as u8;
+                ray &= ray - 1;
+            }
+            q += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `LINES[q]`: the squares that a rank, file or diagonal joins to `q`.
+const LINES: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut q = 0;
+    while q < 64 {
+        let mut d = 0;
+        while d < 8 {
+            t[q] |= RAYS[d][q];
+            d += 1;
+        }
+        q += 1;
+    }
+    t
+};
+
+/// A piece on a square of the map's board that the map does not count
+/// yet, valued on one empty square at a time: its own share there, and
+/// the slider rays through it that it cuts.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed {
+    /// The index of the map left without it.
+    map: usize,
+    q: usize,
+    piece: Piece,
+    /// 1 for Black, -1 for White.
+    sign: i32,
+    /// The squares a leaper attacks.
+    leaps: u64,
+    /// The board without it.
+    board: Board,
+}
+
+impl Placed {
+    /// `piece` placed on the empty square `q` of `board`.
+    fn new(board: &Board, map: usize, q: usize, (color, piece): (Color, Piece)) -> Placed {
+        let sq = crate::types::Square::from_index(q);
+        let leaps = match piece {
+            Piece::King => attacks::king(sq).0,
+            Piece::Knight => attacks::knight(sq).0,
+            _ => 0,
+        };
+        Placed {
+            map,
+            q,
+            piece,
+            sign: if color == Color::White { -1 } else { 1 },
+            leaps,
+            board: *board,
+        }
+    }
+
+    fn color(&self) -> Color {
+        if self.sign < 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The squares where [`Placed::delta`] may not be zero.
+    #[inline(always)]
+    pub fn reach(&self) -> u64 {
+        LINES[self.q & 63] | self.leaps
+    }
+
+    /// What the piece changes on the empty square `s`: as [`Map::place`]
+    /// has it, only the line through `s` and `q` counts, if nothing
+    /// stands between them.
+    #[inline(always)]
+    pub fn delta(&self, s: usize) -> i32 {
+        let (q, s) = (self.q & 63, s & 63);
+        let mut v = if self.leaps >> s & 1 != 0 {
+            self.sign
+        } else {
+            0
+        };
+        let d = LINE[q][s] as usize;
+        let occ = self.board.occupied();
+        if d >= 8 || (RAYS[d][q] ^ RAYS[d][s]) & occ & !(1 << s) != 0 {
+            return v;
+        }
+        // Beyond `s`, and behind `q`: the runs and the sliders ending them.
+        let (run, near) = self.board.end(s, d);
+        let (behind, far) = self.board.end(q, d ^ 4);
+        let own = if slides_along(self.piece, d) {
+            self.sign
+        } else {
+            0
+        };
+        v += (own - far) * (1 + run) - near * (1 + behind);
+        v
     }
 }
 
@@ -142,6 +341,15 @@ impl Default for Map {
 }
 
 impl Map {
+    /// Takes back the pieces that `now` does not have: what is left to
+    /// bring is pieces to add.
+    #[inline]
+    fn drop_missing(&mut self, now: &Board) {
+        if self.board.changed(now) & self.board.occupied() != 0 {
+            self.bring(self.board.common(now));
+        }
+    }
+
     /// Brings the map up to date for `now`.
     fn bring(&mut self, now: Board) {
         let changed = self.board.changed(&now);
@@ -166,26 +374,8 @@ impl Map {
     /// Adds (`apply` 1) or takes back (-1) what `piece` placed on the empty
     /// square `s` changes: its own attacks, and the slider rays it cuts.
     fn place(&mut self, s: usize, (color, piece): (Color, Piece), apply: i32) {
-        let occ = self.board.occupied();
-        let lines = self.board.lines();
-        let white = self.board.colors[0];
         let sign = apply * if color == Color::White { -1 } else { 1 };
-        // The runs from `s` and the slider ending each (0 if none, else
-        // `apply` times its sign), found once for both passes below.
-        let mut runs = [0isize; 8];
-        let mut cuts = [0i32; 8];
-        for d in 0..8 {
-            let blockers = RAYS[d][s] & occ;
-            if blockers == 0 {
-                runs[d] = RAY_LEN[d][s] as isize;
-                continue;
-            }
-            let b = nearest(d, blockers);
-            runs[d] = DISTANCE[s][b] as isize - 1;
-            if lines[usize::from(!is_orthogonal(d))] >> b & 1 != 0 {
-                cuts[d] = apply * if white >> b & 1 != 0 { -1 } else { 1 };
-            }
-        }
+        let (runs, cuts) = self.board.ends(s, apply);
         if matches!(piece, Piece::King | Piece::Knight) {
             self.attacks(s, piece, sign);
         } else {
@@ -272,6 +462,58 @@ mod tests {
         for s in pos.empty() {
             assert_eq!(got[s.index()] as i32, want[s.index()], "{} {s}", pos.fen());
         }
+    }
+
+    /// The map `near` leaves, plus the placed piece's deltas.
+    fn check_near(kept: &mut KeptLosses, pos: &Position) -> bool {
+        let want = loss_map(pos, Color::White);
+        kept.killer_cut(true);
+        let (map, placed) = kept.near(pos);
+        for s in pos.empty() {
+            let delta = placed.map_or(0, |p| p.delta(s.index()));
+            let got = map[s.index()] as i32 + delta;
+            assert_eq!(got, want[s.index()], "{} {s}", pos.fen());
+        }
+        // Half the time the node goes on to need the whole map.
+        if let Some(p) = placed
+            && pos.empty().count().is_multiple_of(2)
+        {
+            let got = *kept.settle(&p);
+            for s in pos.empty() {
+                assert_eq!(got[s.index()] as i32, want[s.index()], "{} {s}", pos.fen());
+            }
+        }
+        placed.is_some()
+    }
+
+    #[test]
+    fn near_maps_and_placed_pieces_match_a_fresh_map() {
+        let mut rng = crate::testing::Rng(0x0F1E_2D3C_4B5A_6978);
+        let mut kept = KeptLosses::default();
+        let (mut placed, mut checked) = (0, 0);
+        for _ in 0..300 {
+            let mut start = Position::new(Variant::Standard);
+            let plies = 6 + rng.below(8) as u8;
+            while start.ply() < plies {
+                rng.play(&mut start);
+            }
+            for _ in 0..5 {
+                let mut pos = start.clone();
+                for _ in 0..rng.below(4) {
+                    if pos.plies_left() > 0 {
+                        rng.play(&mut pos);
+                    }
+                }
+                // Either way, as the search mixes them.
+                if rng.below(3) == 0 {
+                    check(&mut kept, &pos);
+                } else {
+                    placed += usize::from(check_near(&mut kept, &pos));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 1000 && placed >= 150, "{checked} {placed}");
     }
 
     #[test]

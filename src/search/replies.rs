@@ -6,6 +6,7 @@
 //! twenty squares, where the map, kept from node to node, costs about one
 //! scan per piece that differs (`kept_losses.rs`).
 
+use super::kept_losses::{KeptLosses, Placed};
 use super::segments::own_points;
 use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest, ray, slides_along};
 use crate::bitboard::Bitboard;
@@ -35,19 +36,71 @@ pub struct Replies {
     /// Sliders along ranks and files, along diagonals (both colours).
     lines: [u64; 2],
     piece: Piece,
+    /// By direction `e` from White's piece to the King: the terms of
+    /// [`Replies::king`] that depend on the piece alone (the King's square
+    /// taken, White's King's share of it, a slider's share along `e`);
+    /// `base[8]` the part of them without the slider's share.
+    base: [i32; 9],
+    /// A piece `loss` does not count yet, and the empty squares whose
+    /// entries it is still missing from ([`Replies::freshen`]).
+    placed: Option<Placed>,
+    stale: u64,
 }
 
 impl Replies {
     /// The current position, White to place `piece` (its last), and its
     /// loss map.
     pub fn new(pos: &Position, piece: Piece, loss: &[i8; 64]) -> Replies {
+        Replies::near(pos, piece, loss, None)
+    }
+
+    /// As [`Replies::new`], but the map may miss one piece, `placed`
+    /// ([`super::kept_losses::KeptLosses::near`]): then only the squares
+    /// that [`Replies::freshen`] brought up to date may be asked about.
+    pub fn near(pos: &Position, piece: Piece, loss: &[i8; 64], placed: Option<Placed>) -> Replies {
+        let empty = pos.empty();
         Replies {
             loss: *loss,
             occupied: pos.occupied(),
-            empty: pos.empty(),
+            empty,
             white: pos.pieces(Color::White).0,
             lines: pos.line_sliders().map(|b| b.0),
             piece,
+            base: Replies::base(piece),
+            placed,
+            stale: if placed.is_some() { empty.0 } else { 0 },
+        }
+    }
+
+    /// [`Replies::base`] for White's `piece`.
+    fn base(piece: Piece) -> [i32; 9] {
+        let fixed = (piece == Piece::King) as i32 - 1;
+        let mut base = [fixed; 9];
+        for (e, b) in base.iter_mut().take(8).enumerate() {
+            *b += slides_along(piece, e) as i32;
+        }
+        base
+    }
+
+    /// Brings the map up to date on `t` and its neighbours: all that
+    /// [`Replies::gain`] and [`Replies::king`] need there.
+    #[inline]
+    pub fn freshen(&mut self, t: Square) {
+        let Some(p) = self.placed else { return };
+        let todo = (crate::attacks::king(t).0 | 1 << t.index()) & self.stale;
+        self.stale &= !todo;
+        for s in Bitboard(todo & p.reach()) {
+            let m = &mut self.loss[s.index()];
+            *m = (*m as i32 + p.delta(s.index())) as i8;
+        }
+    }
+
+    /// Takes the whole map, up to date, if the map was missing a piece
+    /// ([`Replies::near`]).
+    pub fn settle(&mut self, kept: &mut KeptLosses) {
+        if let Some(p) = self.placed.take() {
+            self.loss = *kept.settle(&p);
+            self.stale = 0;
         }
     }
 
@@ -104,9 +157,7 @@ impl Replies {
     #[inline(always)]
     pub fn king_floor(&self, k: Square, e: usize) -> i32 {
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 - 1
-            + slides_along(self.piece, e) as i32
-            + (self.piece == Piece::King) as i32
+        own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
     /// Black's King's gain on the empty square `k` next to `t`, once White's
@@ -121,20 +172,19 @@ impl Replies {
         let far = self.end(t, e ^ 4);
         // From `t` through `k`: the run beyond `k` is one shorter.
         let near = self.end(t, e);
-        let along = slides_along(self.piece, e);
+        let along = self.base[e & 7] - self.base[8];
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 - 1
+        own - self.loss[k.index()] as i32
+            + self.base[8]
             + far.sign * near.run
             + near.sign * (1 + far.run)
-            + if along { near.run } else { 0 }
-            + (self.piece == Piece::King) as i32
+            + along * near.run
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::kept_losses::KeptLosses;
     use crate::types::Placement;
     use crate::variant::Variant;
 
