@@ -15,7 +15,7 @@
 //! squares from a bitboard took a bucket sort.
 
 use super::frame::{Frame, Sides, slide_dirs};
-use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
+use super::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks;
@@ -361,12 +361,7 @@ impl Node {
                 return Some((g, u));
             }
         }
-        (!occ & !reach)
-            .map(|s| (gain_of(self.keys[s.index()]), s))
-            .fold(None, |b, x| match b {
-                Some(b) if b.0 > x.0 => Some(b),
-                _ => Some(x),
-            })
+        best_on_highest(&self.keys, !occ & !reach)
     }
 
     /// The value, for the opponent, of its best reply to `m` (which gains
