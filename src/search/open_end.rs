@@ -346,15 +346,11 @@ impl Node {
         Some((r, self.reach[i]))
     }
 
-    /// The best reply (gain, square) that a placement on `t` does not
-    /// touch: from the kept ones (a reply touches `t` if and only if `t`
+    /// The best reply (gain, square) that a placement reaching `reach`
+    /// (the squares it touches, its own included) does not touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
-    fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
+    fn best_untouched(&mut self, reach: Bitboard) -> Option<(i32, Square)> {
         let occ = self.sides.occupied;
-        let reach = attacks::rook(t, occ)
-            | attacks::bishop(t, occ)
-            | attacks::knight(t)
-            | Bitboard::from_square(t);
         for i in 0..KEPT {
             let (g, u) = self.reply(i)?;
             if !reach.has(u) {
@@ -382,7 +378,12 @@ impl Node {
         beta: Value,
         ply: usize,
     ) -> Value {
-        let untouched = self.best_untouched(m.square);
+        let (t, occ) = (m.square, self.sides.occupied);
+        let reach = attacks::rook(t, occ)
+            | attacks::bishop(t, occ)
+            | attacks::knight(t)
+            | Bitboard::from_square(t);
+        let untouched = self.best_untouched(reach);
         // The opponent's points minus the mover's after `m`.
         let base = -(self.base + g);
         let mut seen = 0;
@@ -395,10 +396,10 @@ impl Node {
         // The lowest key whose gain reaches beta: `base + gain >= beta / SCALE`.
         let low = -(base * SCALE - beta).div_euclid(SCALE) * 64;
         // The touched squares, those reaching beta, their keys after `m`.
-        let (mut touched, mut cuts, mut top) = (0u64, 0u64, i32::MIN);
+        let touched = (reach & !occ & !Bitboard::from_square(t)).0;
+        let (mut cuts, mut top) = (0u64, i32::MIN);
         let mut after = [0i16; 64];
         self.touched(m, |k, s| {
-            touched |= 1 << s;
             cuts |= ((k >= low) as u64) << s;
             top = top.max(k);
             after[s] = k as i16;
