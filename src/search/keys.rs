@@ -3,6 +3,7 @@
 //! makes a few vector instructions, where picking the best squares of a
 //! bitboard by gain took a bucket sort.
 
+use crate::bitboard::Bitboard;
 use crate::types::Square;
 
 /// By square: `gain * 64 + 63 - square` on an empty square, [`NONE`] on an
@@ -45,10 +46,26 @@ pub fn best_below(keys: &Keys, bound: i16) -> i16 {
     best.into_iter().fold(NONE, i16::max)
 }
 
+/// The best gain on `squares` and its square, the higher square winning
+/// ties ([`None`] if `squares` is empty): a maximum over 64 lanes of the
+/// keys with their square bits flipped, the others masked out.
+#[inline(always)]
+pub fn best_on_highest(keys: &Keys, squares: Bitboard) -> Option<(i32, Square)> {
+    let mut best = [NONE; 8];
+    for (c, chunk) in keys.chunks_exact(8).enumerate() {
+        let byte = (squares.0 >> (8 * c)) as i16 & 0xff;
+        for (j, (b, &k)) in best.iter_mut().zip(chunk).enumerate() {
+            let on = byte & (1 << j) != 0;
+            *b = (*b).max(if on { k ^ 63 } else { NONE });
+        }
+    }
+    let k = best.into_iter().fold(NONE, i16::max);
+    (k != NONE).then(|| (gain_of(k), Square::from_index((k & 63) as usize)))
+}
+
 #[cfg(test)]
 pub mod tests {
     use super::*;
-    use crate::bitboard::Bitboard;
 
     /// Keys of random gains on random squares, [`NONE`] on the others.
     pub fn random_keys(rng: &mut crate::testing::Rng) -> Keys {
@@ -79,6 +96,28 @@ pub mod tests {
             let bound = keys[rng.below(64)];
             let want = keys.iter().copied().filter(|&k| k < bound).max();
             assert_eq!(best_below(&keys, bound), want.unwrap_or(NONE));
+        }
+    }
+
+    #[test]
+    fn best_on_highest_is_the_best_gain_then_the_highest_square() {
+        let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..2000 {
+            let keys = random_keys(&mut rng);
+            let filled = Bitboard(
+                keys.iter()
+                    .enumerate()
+                    .fold(0, |b, (i, &k)| b | ((k != NONE) as u64) << i),
+            );
+            let squares = filled & Bitboard(rng.next());
+            let want = squares.map(|s| (gain_of(keys[s.index()]), s)).fold(
+                None,
+                |b: Option<(i32, Square)>, x| match b {
+                    Some(b) if b.0 > x.0 => Some(b),
+                    _ => Some(x),
+                },
+            );
+            assert_eq!(best_on_highest(&keys, squares), want);
         }
     }
 }

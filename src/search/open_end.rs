@@ -15,7 +15,7 @@
 //! squares from a bitboard took a bucket sort.
 
 use super::frame::{Frame, Sides, slide_dirs};
-use super::keys::{Keys, NONE, best_below, gain_of, pack, square_of};
+use super::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks;
@@ -114,6 +114,52 @@ impl Replies {
         }
         (i < self.len).then(|| self.top[i])
     }
+}
+
+/// The gain of the kept reply that a square beyond the kept ones leaves
+/// untouched: low enough that no such square is refuted in bulk.
+const UNKEPT: i16 = -1024;
+
+/// Over the keys `live` (their kept replies' gains `ug`): the highest not
+/// refuted in bulk (gain minus `ug` above `bound`), how many are, and the
+/// highest gain minus `ug` among those. Plain lanes, for vector code.
+#[inline(always)]
+fn bulk_scan(live: &Keys, ug: &Keys, bound: i16) -> (i16, u64, i16) {
+    let (mut next, mut n, mut top) = ([NONE; 8], [0i16; 8], [NONE; 8]);
+    for (ks, us) in live.chunks_exact(8).zip(ug.chunks_exact(8)) {
+        for j in 0..8 {
+            let (k, d) = (ks[j], (ks[j] >> 6) - us[j]);
+            let refuted = k != NONE && d <= bound;
+            next[j] = next[j].max(if refuted { NONE } else { k });
+            n[j] += refuted as i16;
+            top[j] = top[j].max(if refuted { d } else { NONE });
+        }
+    }
+    let n = n.iter().map(|&c| c as u64).sum();
+    (max8(next), n, max8(top))
+}
+
+/// Removes the keys above `next` from `live`: how many, and the highest
+/// gain minus `ug` among them.
+#[inline(always)]
+fn clear_above(live: &mut Keys, ug: &Keys, next: i16) -> (u64, i16) {
+    let (mut n, mut top) = ([0i16; 8], [NONE; 8]);
+    for (ks, us) in live.chunks_exact_mut(8).zip(ug.chunks_exact(8)) {
+        for j in 0..8 {
+            let (k, d) = (ks[j], (ks[j] >> 6) - us[j]);
+            let above = k > next;
+            n[j] += above as i16;
+            top[j] = top[j].max(if above { d } else { NONE });
+            ks[j] = if above { NONE } else { k };
+        }
+    }
+    (n.iter().map(|&c| c as u64).sum(), max8(top))
+}
+
+/// The highest of eight lanes.
+#[inline(always)]
+fn max8(lanes: [i16; 8]) -> i16 {
+    lanes.into_iter().fold(NONE, i16::max)
 }
 
 /// What a two-left node knows of its empty squares before the mover's
@@ -234,65 +280,51 @@ impl Node {
         &mut self,
         w: &mut Worker,
         run: &mut Running,
-        mut rest: Bitboard,
+        rest: Bitboard,
         piece: Piece,
         ply: usize,
     ) -> bool {
-        // By kept reply: its gain and the squares whose best untouched
-        // reply it is.
-        let mut classes = [(0, Bitboard::EMPTY); KEPT];
-        let mut kept = 0;
+        // By square: the keys of `rest`, and the gain of the kept reply
+        // each leaves untouched ([`UNKEPT`] beyond them: `best_untouched`'s
+        // scan), so that the bulk is a few vector passes over 64 lanes.
+        let mut live = self.gains;
+        for s in !rest {
+            live[s.index()] = NONE;
+        }
+        let mut ug = [UNKEPT; 64];
         let mut left = rest;
-        while kept < KEPT && !left.is_empty() {
-            let Some(((g, _), reach)) = self.kept(kept) else {
+        for i in 0..KEPT {
+            if left.is_empty() {
+                break;
+            }
+            let Some(((g, _), reach)) = self.kept(i) else {
                 break;
             };
-            classes[kept] = (g, left & !reach);
+            for s in left & !reach {
+                ug[s.index()] = g as i16;
+            }
             left &= reach;
-            kept += 1;
         }
-        let classes = &classes[..kept];
-        // Beyond the kept replies: found by `best_untouched`'s scan.
-        let unkept = left;
         loop {
-            // The highest key not refuted in bulk, and what refuting all the
-            // others would find: most often there is no such key.
-            let (mut next, mut n, mut top) = (NONE, 0, i32::MIN);
-            for &(ug, class) in classes {
-                for s in class & rest {
-                    let k = self.gains[s.index()];
-                    let v = (self.base + gain_of(k) - ug) * SCALE;
-                    if v > run.alpha {
-                        next = next.max(k);
-                    } else {
-                        (n, top) = (n + 1, top.max(v));
-                    }
-                }
-            }
-            for s in unkept & rest {
-                next = next.max(self.gains[s.index()]);
-            }
+            // A key is refuted in bulk if `(base + gain - ug) * SCALE <= alpha`.
+            let bound = (run.alpha.div_euclid(SCALE) - self.base).clamp(-600, 500) as i16;
+            let (next, n, top) = bulk_scan(&live, &ug, bound);
             if next == NONE {
                 // Each a placement and one reply valued.
                 self.seen += 2 * n;
-                run.best = run.best.max(top);
+                if n > 0 {
+                    run.best = run.best.max((self.base + top as i32) * SCALE);
+                }
                 return false;
             }
-            // Those before it.
-            let mut refuted = Bitboard::EMPTY;
-            for &(ug, class) in classes {
-                for s in class & rest {
-                    let k = self.gains[s.index()];
-                    if k > next {
-                        refuted.0 |= 1 << s.index();
-                        run.best = run.best.max((self.base + gain_of(k) - ug) * SCALE);
-                    }
-                }
+            // Those before it: all refuted in bulk.
+            let (n, top) = clear_above(&mut live, &ug, next);
+            self.seen += 2 * n;
+            if n > 0 {
+                run.best = run.best.max((self.base + top as i32) * SCALE);
             }
-            self.seen += 2 * refuted.count() as u64;
-            rest &= !refuted;
             let t = square_of(next);
-            rest &= !Bitboard::from_square(t);
+            live[t.index()] = NONE;
             if self.try_one(w, run, Placement::new(piece, t), gain_of(next), ply) {
                 return true;
             }
@@ -314,27 +346,18 @@ impl Node {
         Some((r, self.reach[i]))
     }
 
-    /// The best reply (gain, square) that a placement on `t` does not
-    /// touch: from the kept ones (a reply touches `t` if and only if `t`
+    /// The best reply (gain, square) that a placement reaching `reach`
+    /// (the squares it touches, its own included) does not touch: from the kept ones (a reply touches `t` if and only if `t`
     /// touches it), or from every square when all of those are touched.
-    fn best_untouched(&mut self, t: Square) -> Option<(i32, Square)> {
+    fn best_untouched(&mut self, reach: Bitboard) -> Option<(i32, Square)> {
         let occ = self.sides.occupied;
-        let reach = attacks::rook(t, occ)
-            | attacks::bishop(t, occ)
-            | attacks::knight(t)
-            | Bitboard::from_square(t);
         for i in 0..KEPT {
             let (g, u) = self.reply(i)?;
             if !reach.has(u) {
                 return Some((g, u));
             }
         }
-        (!occ & !reach)
-            .map(|s| (gain_of(self.keys[s.index()]), s))
-            .fold(None, |b, x| match b {
-                Some(b) if b.0 > x.0 => Some(b),
-                _ => Some(x),
-            })
+        best_on_highest(&self.keys, !occ & !reach)
     }
 
     /// The value, for the opponent, of its best reply to `m` (which gains
@@ -355,7 +378,12 @@ impl Node {
         beta: Value,
         ply: usize,
     ) -> Value {
-        let untouched = self.best_untouched(m.square);
+        let (t, occ) = (m.square, self.sides.occupied);
+        let reach = attacks::rook(t, occ)
+            | attacks::bishop(t, occ)
+            | attacks::knight(t)
+            | Bitboard::from_square(t);
+        let untouched = self.best_untouched(reach);
         // The opponent's points minus the mover's after `m`.
         let base = -(self.base + g);
         let mut seen = 0;
@@ -368,10 +396,10 @@ impl Node {
         // The lowest key whose gain reaches beta: `base + gain >= beta / SCALE`.
         let low = -(base * SCALE - beta).div_euclid(SCALE) * 64;
         // The touched squares, those reaching beta, their keys after `m`.
-        let (mut touched, mut cuts, mut top) = (0u64, 0u64, i32::MIN);
+        let touched = (reach & !occ & !Bitboard::from_square(t)).0;
+        let (mut cuts, mut top) = (0u64, i32::MIN);
         let mut after = [0i16; 64];
         self.touched(m, |k, s| {
-            touched |= 1 << s;
             cuts |= ((k >= low) as u64) << s;
             top = top.max(k);
             after[s] = k as i16;
