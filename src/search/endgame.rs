@@ -17,7 +17,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
 use crate::types::{Piece, Placement, Square};
-use crate::variant::{Moves, Variant};
+use crate::variant::{Moves, Variant, last_piece};
 
 /// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
 /// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
@@ -92,7 +92,15 @@ pub struct TwoNode {
 impl TwoNode {
     /// The node at the current position (two plies left), window (alpha, beta).
     #[inline(always)]
+    /// In `standard` White's one piece and its squares come straight from
+    /// the rules ([`last_piece`]), the other placements never listed.
     pub fn new(w: &Worker, alpha: Value, beta: Value, ply: usize) -> TwoNode {
+        if w.pos.variant() == Variant::Standard
+            && let Some((piece, targets)) = last_piece(&w.pos)
+        {
+            let two = Two::new(w, piece, targets, alpha, beta, ply);
+            return TwoNode::with(Moves::NONE, Some(two), alpha, beta, ply);
+        }
         let moves = w.pos.legal_moves();
         let mut groups = moves.groups();
         let standard = match (w.pos.variant(), groups.next(), groups.next()) {
@@ -101,6 +109,11 @@ impl TwoNode {
             }
             _ => None,
         };
+        TwoNode::with(moves, standard, alpha, beta, ply)
+    }
+
+    #[inline(always)]
+    fn with(moves: Moves, standard: Option<Two>, alpha: Value, beta: Value, ply: usize) -> TwoNode {
         TwoNode {
             moves,
             standard,

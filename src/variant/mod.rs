@@ -9,6 +9,7 @@ mod original;
 mod standard;
 
 pub use moves::Moves;
+pub use standard::last_piece;
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement};

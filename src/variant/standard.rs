@@ -96,14 +96,15 @@ fn generate(pos: &Position, touching: Bitboard) -> Moves {
     moves
 }
 
-/// The placements of Black's 7th piece and White's 8th, which the last
-/// plies of every search generate (solve 10 1: seven million times): the
-/// side to move then holds one piece it may place (Black's King waits for
-/// the last ply), so the piece rules (1, 3, 6) leave that piece alone, and
-/// the square rules narrow to its squares. `None` at other plies and where
-/// no square touches (rule 7 is left to [`general`]).
+/// The one piece of Black's 7th placement or White's 8th and its squares,
+/// which the last plies of every search generate (solve 10 1: seven
+/// million times): the side to move then holds one piece it may place
+/// (Black's King waits for the last ply), so the piece rules (1, 3, 6)
+/// leave that piece alone, and the square rules narrow to its squares.
+/// `None` at other plies and where no square touches (rule 7 is left to
+/// [`general`]).
 #[inline(always)]
-fn last_but_king(pos: &Position) -> Option<Moves> {
+pub fn last_piece(pos: &Position) -> Option<(Piece, Bitboard)> {
     if pos.ply() != LAST_WHITE_PLY && pos.ply() != LAST_WHITE_PLY - 1 {
         return None;
     }
@@ -112,9 +113,13 @@ fn last_but_king(pos: &Position) -> Option<Moves> {
         .into_iter()
         .find(|&p| pos.in_hand(us, p) > 0)?;
     let ok = for_piece(pos, piece, common_squares(pos) & pos.occupied().adjacent());
-    if ok.is_empty() {
-        return None;
-    }
+    (!ok.is_empty()).then_some((piece, ok))
+}
+
+/// The placements of Black's 7th piece and White's 8th ([`last_piece`]).
+#[inline(always)]
+fn last_but_king(pos: &Position) -> Option<Moves> {
+    let (piece, ok) = last_piece(pos)?;
     let mut moves = Moves::NONE;
     moves.push(piece, ok);
     Some(moves)
