@@ -456,6 +456,29 @@ mod tests {
     use super::*;
     use crate::variant::Variant;
 
+    /// A random `standard` position 6 to 13 plies in: the common start of
+    /// a group of siblings.
+    fn late_start(rng: &mut crate::testing::Rng) -> Position {
+        let mut start = Position::new(Variant::Standard);
+        let plies = 6 + rng.below(8) as u8;
+        while start.ply() < plies {
+            rng.play(&mut start);
+        }
+        start
+    }
+
+    /// `start` and up to three more random plies: siblings differ in a few
+    /// late plies, as the search's nodes do.
+    fn sibling(rng: &mut crate::testing::Rng, start: &Position) -> Position {
+        let mut pos = start.clone();
+        for _ in 0..rng.below(4) {
+            if pos.plies_left() > 0 {
+                rng.play(&mut pos);
+            }
+        }
+        pos
+    }
+
     fn check(kept: &mut KeptLosses, pos: &Position) {
         let want = loss_map(pos, Color::White);
         let got = *kept.update(pos);
@@ -492,18 +515,9 @@ mod tests {
         let mut kept = KeptLosses::default();
         let (mut placed, mut checked) = (0, 0);
         for _ in 0..300 {
-            let mut start = Position::new(Variant::Standard);
-            let plies = 6 + rng.below(8) as u8;
-            while start.ply() < plies {
-                rng.play(&mut start);
-            }
+            let start = late_start(&mut rng);
             for _ in 0..5 {
-                let mut pos = start.clone();
-                for _ in 0..rng.below(4) {
-                    if pos.plies_left() > 0 {
-                        rng.play(&mut pos);
-                    }
-                }
+                let pos = sibling(&mut rng, &start);
                 // Either way, as the search mixes them.
                 if rng.below(3) == 0 {
                     check(&mut kept, &pos);
@@ -522,21 +536,9 @@ mod tests {
         let mut kept = KeptLosses::default();
         let mut checked = 0;
         for _ in 0..200 {
-            // A common start, then siblings that differ in a few late plies.
-            let mut start = Position::new(Variant::Standard);
-            let plies = 6 + rng.below(8) as u8;
-            while start.ply() < plies {
-                rng.play(&mut start);
-            }
+            let start = late_start(&mut rng);
             for _ in 0..5 {
-                let mut pos = start.clone();
-                let more = rng.below(4);
-                for _ in 0..more {
-                    if pos.plies_left() == 0 {
-                        break;
-                    }
-                    rng.play(&mut pos);
-                }
+                let pos = sibling(&mut rng, &start);
                 check(&mut kept, &pos);
                 checked += 1;
             }

@@ -337,6 +337,22 @@ mod tests {
         pos
     }
 
+    /// Twenty random history updates of `pos`'s moves `legal`, so that
+    /// history orders moves of equal gain.
+    fn some_history(
+        rng: &mut crate::testing::Rng,
+        tables: &mut Tables,
+        pos: &Position,
+        legal: &[Placement],
+    ) {
+        for _ in 0..20 {
+            let good = legal[rng.below(legal.len())];
+            let bad = legal[rng.below(legal.len())];
+            let prev = pos.last_placement();
+            tables.update(pos.side_to_move(), prev, good, &[Some(bad), Some(good)], 5);
+        }
+    }
+
     #[test]
     fn picker_orders_alike_with_and_without_a_frame() {
         let mut rng = crate::testing::Rng(0x0F2A_3E5D_7788_9911);
@@ -350,12 +366,7 @@ mod tests {
             }
             three.set(&pos);
             let legal = pos.legal_moves().to_vec();
-            for _ in 0..20 {
-                let good = legal[rng.below(legal.len())];
-                let bad = legal[rng.below(legal.len())];
-                let prev = pos.last_placement();
-                tables.update(pos.side_to_move(), prev, good, &[Some(bad), Some(good)], 5);
-            }
+            some_history(&mut rng, &mut tables, &pos, &legal);
             // A table move and a killer, which neither path may list again.
             let tt = Some(legal[rng.below(legal.len())]);
             let killer = Some(legal[rng.below(legal.len())]);
@@ -401,13 +412,7 @@ mod tests {
                 rng.play(&mut pos);
             }
             let legal = pos.legal_moves().to_vec();
-            // Some history, so that it orders moves of equal gain.
-            for _ in 0..20 {
-                let good = legal[rng.below(legal.len())];
-                let bad = legal[rng.below(legal.len())];
-                let prev = pos.last_placement();
-                tables.update(pos.side_to_move(), prev, good, &[Some(bad), Some(good)], 5);
-            }
+            some_history(&mut rng, &mut tables, &pos, &legal);
             let mut p = Picker::new(&pos, None, None);
             let mut got = Vec::new();
             while let Some(m) = p.pick(&pos, &tables) {
