@@ -97,22 +97,12 @@ impl Board {
     /// none, else `apply` times its sign).
     #[inline(always)]
     fn ends(&self, s: usize, apply: i32) -> ([isize; 8], [i32; 8]) {
-        let occ = self.occupied();
-        let lines = self.lines();
-        let white = self.colors[0];
         let mut runs = [0isize; 8];
         let mut cuts = [0i32; 8];
         for d in 0..8 {
-            let blockers = RAYS[d][s] & occ;
-            if blockers == 0 {
-                runs[d] = RAY_LEN[d][s] as isize;
-                continue;
-            }
-            let b = nearest(d, blockers);
-            runs[d] = DISTANCE[s][b] as isize - 1;
-            if lines[usize::from(!is_orthogonal(d))] >> b & 1 != 0 {
-                cuts[d] = apply * if white >> b & 1 != 0 { -1 } else { 1 };
-            }
+            let (run, sign) = self.end(s, d);
+            runs[d] = run as isize;
+            cuts[d] = apply * sign;
         }
         (runs, cuts)
     }
