@@ -5,8 +5,7 @@ use super::history::{Scores, Tables};
 use super::keys::{Keys, gain_of};
 use super::losses::loss_map;
 use super::open_three::Three;
-use super::segments::{bishop_points, rook_points};
-use crate::attacks;
+use super::segments::{bishop_points, king_points, knight_points, queen_points, rook_points};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Piece, Placement, Square};
@@ -269,24 +268,6 @@ impl Picker {
         self.next += 1;
         decode(code_of(self.list[self.next - 1]))
     }
-}
-
-/// The points a King would earn on the empty square `s`.
-#[inline(always)]
-fn king_points(occ: Bitboard, s: Square) -> i32 {
-    (attacks::king(s) & !occ).count() as i32
-}
-
-/// The points a Knight would earn on the empty square `s`.
-#[inline(always)]
-fn knight_points(occ: Bitboard, s: Square) -> i32 {
-    (attacks::knight(s) & !occ).count() as i32
-}
-
-/// The points a Queen would earn on the empty square `s`.
-#[inline(always)]
-fn queen_points(occ: Bitboard, s: Square) -> i32 {
-    rook_points(occ, s) + bishop_points(occ, s)
 }
 
 #[cfg(test)]

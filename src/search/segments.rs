@@ -136,12 +136,30 @@ fn file_byte(occ: u64, f: usize) -> u8 {
 #[inline(always)]
 pub fn own_points(occ: Bitboard, piece: Piece, s: Square) -> i32 {
     match piece {
-        Piece::King => (attacks::king(s) & !occ).count() as i32,
-        Piece::Queen => rook_points(occ, s) + bishop_points(occ, s),
+        Piece::King => king_points(occ, s),
+        Piece::Queen => queen_points(occ, s),
         Piece::Rook => rook_points(occ, s),
         Piece::Bishop => bishop_points(occ, s),
-        Piece::Knight => (attacks::knight(s) & !occ).count() as i32,
+        Piece::Knight => knight_points(occ, s),
     }
+}
+
+/// The points a King would earn on the empty square `s`.
+#[inline(always)]
+pub fn king_points(occ: Bitboard, s: Square) -> i32 {
+    (attacks::king(s) & !occ).count() as i32
+}
+
+/// The points a Knight would earn on the empty square `s`.
+#[inline(always)]
+pub fn knight_points(occ: Bitboard, s: Square) -> i32 {
+    (attacks::knight(s) & !occ).count() as i32
+}
+
+/// The points a Queen would earn on the empty square `s`.
+#[inline(always)]
+pub fn queen_points(occ: Bitboard, s: Square) -> i32 {
+    rook_points(occ, s) + bishop_points(occ, s)
 }
 
 #[cfg(test)]
