@@ -34,7 +34,7 @@ const TOWARDS: [u8; 32] = {
 
 /// The direction from `k` to its neighbour `t`.
 #[inline(always)]
-fn towards(k: Square, t: Square) -> usize {
+pub(super) fn towards(k: Square, t: Square) -> usize {
     TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
 }
 

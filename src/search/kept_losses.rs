@@ -268,6 +268,12 @@ impl Placed {
         }
     }
 
+    /// `piece` of `color` on the empty square `sq` of `pos`, which the
+    /// position's loss map does not count yet.
+    pub fn on(pos: &Position, sq: crate::types::Square, color: Color, piece: Piece) -> Placed {
+        Placed::new(&Board::of(pos), 0, sq.index(), (color, piece))
+    }
+
     fn color(&self) -> Color {
         if self.sign < 0 {
             Color::White

@@ -21,6 +21,7 @@ mod scan;
 mod segments;
 mod shared;
 mod standard_three;
+mod three_ceiling;
 pub mod time;
 pub mod tt;
 mod weights;

@@ -160,6 +160,20 @@ impl Replies {
         own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
+    /// The points Black's sliders would lose to a blocker on the empty
+    /// square `k` next to `t`, once White's piece stands on `t` (`e` the
+    /// direction from `t` to `k`): on each line through `k`, a Black slider
+    /// ending the run one way loses `k` and the run the other way, which
+    /// towards `t` is empty.
+    pub fn black_block(&self, k: Square, e: usize) -> i32 {
+        let ends: [End; 8] = std::array::from_fn(|d| self.end(k, d));
+        let mut loss = 0;
+        for d in (0..8).filter(|&d| d != e ^ 4 && ends[d].sign > 0) {
+            loss += 1 + if d == e { 0 } else { ends[d ^ 4].run };
+        }
+        loss
+    }
+
     /// Black's King's gain on the empty square `k` next to `t`, once White's
     /// piece stands on `t` (`e` the direction from `t` to `k`). Before it,
     /// the King there gains its empty neighbours less the map's loss; the

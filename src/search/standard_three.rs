@@ -8,8 +8,12 @@
 //! Here the moves are one piece's targets, the table move and the killer
 //! are checked against them, and the rest are scored only if both fail.
 //! The order, the values, the table and the histories stay those of
-//! [`Worker::moves`].
+//! [`Worker::moves`], but where a ceiling on the placements left after the
+//! table move and the killer proves the node fails low
+//! ([`three_ceiling`]): those are then not searched, and the node's value
+//! is a looser upper bound.
 
+use super::three_ceiling;
 use super::tt::TtBound;
 use super::worker::Worker;
 use super::{INFINITE, SCALE, Value};
@@ -22,8 +26,8 @@ use super::moves::encode;
 const LEFT: usize = 3;
 
 /// The value of the current `standard` position (three plies left) within
-/// (alpha, beta), as [`Worker::moves`] finds it, `key` its table key and
-/// `tt_move` the table's move.
+/// (alpha, beta), as [`Worker::moves`] finds it but for the ceiling,
+/// `key` its table key and `tt_move` the table's move.
 pub fn search(
     w: &mut Worker,
     alpha: Value,
@@ -32,6 +36,20 @@ pub fn search(
     pv_node: bool,
     key: u64,
     tt_move: Option<Placement>,
+) -> Value {
+    let window = (alpha, beta, ply, pv_node);
+    search_with(w, window, key, tt_move, true)
+}
+
+/// [`search`], with or without the ceiling of the placements left after
+/// the table move and the killer ([`three_ceiling::ceiling`]): without it
+/// the node is searched exactly as [`Worker::moves`] does.
+fn search_with(
+    w: &mut Worker,
+    (alpha, beta, ply, pv_node): (Value, Value, usize, bool),
+    key: u64,
+    tt_move: Option<Placement>,
+    ceiling: bool,
 ) -> Value {
     let moves = w.pos.legal_moves();
     let mut groups = moves.groups();
@@ -69,6 +87,15 @@ pub fn search(
         let mut rest = targets;
         for m in [tt, killer].into_iter().flatten() {
             rest.0 &= !Bitboard::from_square(m.square).0;
+        }
+        if ceiling
+            && let Some((v, apart)) = three_ceiling::ceiling(w, piece, rest)
+            && v <= node.alpha
+        {
+            // The placements it covers cannot raise alpha: only the
+            // others are searched.
+            node.best = node.best.max(v);
+            rest = apart;
         }
         if node.by_history(w, piece, rest) {
             return 0;
@@ -229,14 +256,15 @@ mod tests {
         Option<crate::search::tt::TtHit>,
     );
 
-    /// Searches `pos` (three plies left) with `fast` or the general loop,
-    /// the worker's histories in `tables`.
+    /// Searches `pos` (three plies left) with [`search_with`] (`fast`:
+    /// with the ceiling or not) or the general loop (`None`), the worker's
+    /// histories in `tables`.
     fn run(
         pos: &Position,
         tables: &mut Tables,
         window: (Value, Value),
         tt: Option<Placement>,
-        fast: bool,
+        fast: Option<bool>,
     ) -> Trace {
         let table = Tt::new(1);
         let control = Control::default();
@@ -246,10 +274,9 @@ mod tests {
         let (alpha, beta) = window;
         let pv = beta - alpha > 1;
         let key = pos.key();
-        let v = if fast {
-            search(&mut w, alpha, beta, 0, pv, key, tt)
-        } else {
-            w.moves(3, alpha, beta, 0, pv, key, tt)
+        let v = match fast {
+            Some(ceiling) => search_with(&mut w, (alpha, beta, 0, pv), key, tt, ceiling),
+            None => w.moves(3, alpha, beta, 0, pv, key, tt),
         };
         assert_eq!(w.pos, *pos);
         let (nodes, killer) = (w.nodes, w.tables.cut[LEFT]);
@@ -287,12 +314,66 @@ mod tests {
                 (d - 200, d + 200),
             ];
             let window = windows[rng.below(windows.len())];
-            let fast = run(&pos, &mut fast_tables, window, tt, true);
-            let slow = run(&pos, &mut slow_tables, window, tt, false);
+            let fast = run(&pos, &mut fast_tables, window, tt, Some(false));
+            let slow = run(&pos, &mut slow_tables, window, tt, None);
             assert_eq!(fast, slow, "{} {window:?} {tt:?}", pos.fen());
             cuts += usize::from(fast.0 >= window.1);
         }
         // Both cut and all nodes were compared.
         assert!(cuts > 50 && cuts < 350, "{cuts}");
+    }
+
+    /// Is `got` what a search of the window (alpha, beta) may return for
+    /// the exact value `want` (fail-soft bounds outside the window)?
+    fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {
+        if want <= alpha {
+            got <= alpha && got >= want
+        } else if want >= beta {
+            got >= beta && got <= want
+        } else {
+            got == want
+        }
+    }
+
+    #[test]
+    fn ceilings_keep_the_values_of_the_general_loop() {
+        let mut rng = Rng(0x3C31_1196_D1CE_4E5B);
+        let (mut tables, mut plain) = (Tables::default(), Tables::default());
+        let (mut spared, mut lows) = (0, 0);
+        for _ in 0..2000 {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 3 {
+                rng.play(&mut pos);
+            }
+            let want = run(&pos, &mut tables, (-INFINITE, INFINITE), None, None).0;
+            // The window mostly above the value: the nodes that fail low.
+            let windows = [
+                (want, want + 1),
+                (want + 99, want + 100),
+                (want + 200, want + 400),
+                (want + 500, want + 501),
+                (want - 100, want + 300),
+                (want - 1, want),
+            ];
+            let window = windows[rng.below(windows.len())];
+            // White's answers, and now and then any empty square.
+            let answers = crate::variant::white_reply(&pos).map_or(pos.empty(), |(_, b)| b);
+            let squares: Vec<_> = if rng.below(4) == 0 {
+                pos.empty()
+            } else {
+                answers
+            }
+            .collect();
+            let killer = |rng: &mut Rng| squares.get(rng.below(squares.len().max(1))).copied();
+            tables.killers = [killer(&mut rng), killer(&mut rng)];
+            plain.killers = tables.killers;
+            let got = run(&pos, &mut tables, window, None, Some(true));
+            let exact = run(&pos, &mut plain, window, None, Some(false));
+            assert!(agrees(got.0, want, window), "{} {window:?}", pos.fen());
+            spared += usize::from(got.1 < exact.1);
+            lows += usize::from(want <= window.0);
+        }
+        // The ceiling spared children in many of the nodes that fail low.
+        assert!(lows > 1000 && spared > 150, "{lows} {spared}");
     }
 }

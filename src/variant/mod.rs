@@ -9,7 +9,7 @@ mod original;
 mod standard;
 
 pub use moves::Moves;
-pub use standard::last_piece;
+pub use standard::{last_piece, white_reply};
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement};

@@ -116,6 +116,31 @@ pub fn last_piece(pos: &Position) -> Option<(Piece, Bitboard)> {
     (!ok.is_empty()).then_some((piece, ok))
 }
 
+/// White's last piece and the squares where it may answer whatever
+/// Black's 7th placement is (Black to move at ply 13), but that placement's
+/// own square and, by rule 4, a square whose one empty neighbour it took:
+/// the squares touching the board now and of the Bishop's colour (rule 5).
+/// Touching, queen call (White holds one piece) and the King's wait
+/// (rules 2, 6, 3) ask nothing more of them.
+pub fn white_reply(pos: &Position) -> Option<(Piece, Bitboard)> {
+    if pos.ply() != LAST_WHITE_PLY - 1 {
+        return None;
+    }
+    let piece = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight]
+        .into_iter()
+        .find(|&p| pos.in_hand(Color::White, p) > 0)?;
+    let mut ok = pos.empty() & pos.occupied().adjacent();
+    if piece == Piece::Bishop {
+        let placed = pos.pieces_of(Color::White, Piece::Bishop);
+        ok &= if (placed & Bitboard::DARK).is_empty() {
+            Bitboard::DARK
+        } else {
+            Bitboard::LIGHT
+        };
+    }
+    Some((piece, ok))
+}
+
 /// The placements of Black's 7th piece and White's 8th ([`last_piece`]).
 #[inline(always)]
 fn last_but_king(pos: &Position) -> Option<Moves> {
