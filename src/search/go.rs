@@ -32,6 +32,18 @@ fn hold(control: &Control, limits: &Limits) {
     }
 }
 
+/// Does `limits` ask for the game's value: a depth reaching the end and no
+/// limit of time or nodes that could stop the search short of it?
+fn asked_to_solve(pos: &Position, limits: &Limits) -> bool {
+    let left = pos.plies_left();
+    limits
+        .depth
+        .is_some_and(|d| reach(d.min(64) as u8, left) >= left)
+        && limits.movetime.is_none()
+        && limits.time == [None; 2]
+        && limits.nodes.is_none()
+}
+
 /// Runs one search (the body of [`Searcher::go`]).
 pub fn run(
     s: &mut Searcher,
@@ -46,6 +58,7 @@ pub fn run(
         pondering: limits.ponder,
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+        solve: asked_to_solve(pos, limits),
         ..Shared::new(
             &s.tt,
             control,
@@ -140,7 +153,7 @@ impl Searcher {
 /// 11 3 -14.5% / -10.2% / -15.4% / -3.3%. (Full width, depths 4 / 6 / 7
 /// gave 10 12: +15% / +1.7% / -5.1%, 9 24: +7.6% / -17.7% / +24% against 5
 /// with reductions.)
-const GUESS_DEPTH: u8 = 5;
+pub(super) const GUESS_DEPTH: u8 = 5;
 
 /// MTD(f): null-window searches from a first guess, each narrowing the
 /// known interval [lo, hi] of the value, until it closes.
@@ -170,4 +183,61 @@ fn mtdf(w: &mut Worker, depth: u8) -> Value {
         g = v;
     }
     hi
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    #[test]
+    fn only_a_depth_to_the_end_without_other_limits_asks_to_solve() {
+        let pos = Position::from_fen("8/8/6Q1/7n/6bN/6BK/6qn/8 w h2", Variant::Standard).unwrap();
+        let depth = |d| Limits {
+            depth: Some(d),
+            ..Limits::default()
+        };
+        assert!(asked_to_solve(&pos, &depth(40)));
+        assert!(asked_to_solve(&pos, &depth(6)));
+        assert!(!asked_to_solve(&pos, &depth(5)));
+        assert!(!asked_to_solve(&pos, &Limits::default()));
+        let timed = Limits {
+            movetime: Some(Duration::from_secs(1)),
+            ..depth(40)
+        };
+        assert!(!asked_to_solve(&pos, &timed));
+    }
+
+    /// Asked to solve, `go` reports the full-width guess, then the value
+    /// that [`Searcher::solve`] finds, exact, with the move it plays first
+    /// in its line: random positions with 8 plies left.
+    #[test]
+    fn go_asked_to_solve_reports_the_solved_value() {
+        let mut rng = crate::testing::Rng(0xD1B5_4A32_D192_ED03);
+        for _ in 0..6 {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 8 {
+                rng.play(&mut pos);
+            }
+            let mut s = Searcher::default();
+            let (want, _) = s.solve(&pos, -INFINITE, INFINITE);
+            s.clear();
+            let limits = Limits {
+                depth: Some(16),
+                ..Limits::default()
+            };
+            let mut infos = Vec::new();
+            let out = s.go(&pos, &limits, &Control::default(), &mut |e| {
+                if let Event::Info(i) = e {
+                    infos.push(i);
+                }
+            });
+            let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+            assert_eq!(depths, [GUESS_DEPTH as u32, 8], "{}", pos.fen());
+            let last = infos.last().unwrap();
+            assert!(last.exact);
+            assert_eq!(last.score, want, "{}", pos.fen());
+            assert_eq!(last.pv.first().copied(), out.best);
+        }
+    }
 }

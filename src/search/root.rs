@@ -1,6 +1,7 @@
 //! The root: iterative deepening with aspiration windows and MultiPV, run by
 //! every thread; only the main thread reports.
 
+use super::go::GUESS_DEPTH;
 use super::moves::Picker;
 use super::worker::{Worker, reach};
 use super::{INFINITE, Value};
@@ -59,14 +60,28 @@ pub struct Progress<'a> {
     pub nodes: u64,
 }
 
-/// The next depth a thread searches once some thread completed `reached`
-/// (0 at the start): every other helper stays one ahead of the main thread,
-/// whose iteration then meets the deeper entries they leave in the table.
-fn next_depth(id: usize, reached: u8) -> u8 {
-    reached + 1 + (id % 2) as u8
-}
-
 impl Worker<'_> {
+    /// The next depth this thread searches once some thread completed
+    /// `reached` (0 at the start), at most `max_depth`: every other helper
+    /// stays one ahead of the main thread, whose iteration then meets the
+    /// deeper entries they leave in the table. A search asked to solve goes
+    /// from the full-width guess of [`GUESS_DEPTH`] straight to the end:
+    /// the table moves of shallow reduced iterations order the exact search
+    /// worse (see the commit).
+    fn next_depth(&self, reached: u8, max_depth: u8) -> u8 {
+        let left = self.pos.plies_left();
+        let depth = if self.shared.solve {
+            if reached < GUESS_DEPTH {
+                GUESS_DEPTH
+            } else {
+                left
+            }
+        } else {
+            reached + 1 + (self.id % 2) as u8
+        };
+        reach(depth, left).min(max_depth)
+    }
+
     /// Iterative deepening to `max_depth` over `roots`; calls `report` after
     /// every completed depth. Returns the deepest completed depth (0 if none),
     /// with `roots` ordered by the last completed search.
@@ -80,9 +95,9 @@ impl Worker<'_> {
         let lines = multipv.clamp(1, roots.len().max(1));
         let mut done = 0;
         let mut kept = roots.to_vec();
-        let left = self.pos.plies_left();
-        let max_depth = reach(max_depth, left);
-        let mut depth = reach(next_depth(self.id, 0), left).min(max_depth);
+        let max_depth = reach(max_depth, self.pos.plies_left());
+        self.full_width = self.shared.solve;
+        let mut depth = self.next_depth(0, max_depth);
         while depth <= max_depth {
             // Extra lines are the main thread's alone: it never hands them over.
             self.iteration = if lines == 1 { depth } else { u8::MAX };
@@ -124,7 +139,7 @@ impl Worker<'_> {
             depth = if reached >= max_depth {
                 reached + 1
             } else {
-                reach(next_depth(self.id, reached), left).min(max_depth)
+                self.next_depth(reached, max_depth)
             };
         }
         roots.clone_from_slice(&kept);

@@ -25,6 +25,9 @@ pub struct Shared<'a> {
     pub infinite: bool,
     /// Stop after this many nodes (all threads).
     pub node_limit: u64,
+    /// Asked for the game's value: deepen straight from a full-width guess
+    /// to the exact search (see `root::Worker::next_depth`).
+    pub solve: bool,
     /// Nodes published by all threads.
     pub nodes: AtomicU64,
     /// Nodes some thread is searching now.
@@ -55,6 +58,7 @@ impl<'a> Shared<'a> {
             pondering: false,
             infinite: false,
             node_limit: u64::MAX,
+            solve: false,
             nodes: AtomicU64::new(0),
             busy: Busy::new(threads),
             tuned,
