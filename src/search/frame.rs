@@ -219,6 +219,10 @@ pub struct Frame {
     /// [`loss_map`] for the side to move (within (-64, 64), as the keys'
     /// gains: 16-bit lanes, so that the keys are made eight at a time).
     pub loss: [i16; 64],
+    /// -1 on the occupied squares, 0 on the empty ones: masks the keys
+    /// lane by lane in their vector loop, where a store per occupied
+    /// square followed it (a loop of a dozen turns, its exit mispredicted).
+    filled: [i16; 64],
     /// The first two kinds the side to move holds, and its gains for each:
     /// the move picker and the children of an `open` node with three plies
     /// left read them, where each valued every square again.
@@ -248,6 +252,7 @@ impl Default for Frame {
             bishop: [0; 64],
             leaping: [[0; 64]; 2],
             loss: [0; 64],
+            filled: [-1; 64],
             held: [None; 2],
             keys: [[NONE; 64]; 2],
         }
@@ -286,6 +291,7 @@ impl Frame {
             self.leaping[1][i] = (attacks::knight(s) & !occ).count() as i8;
         }
         self.loss = loss_map(pos, us).map(|l| l as i16);
+        self.filled = std::array::from_fn(|i| -((occ.0 >> i & 1) as i16));
         let mut held = Piece::ALL.into_iter().filter(|&p| pos.in_hand(us, p) > 0);
         self.held = [held.next(), held.next()];
         self.fill_keys();
@@ -350,6 +356,8 @@ impl Frame {
         });
         self.step_leaping(t, 1);
         self.step_leaping(next.square, -1);
+        self.filled[t.index()] = 0;
+        self.filled[next.square.index()] = -1;
         self.hash = pos.piece_hash();
         self.last = Some(next);
         self.sides = parent.after(next);
@@ -385,10 +393,8 @@ impl Frame {
         let mut keys = [NONE; 64];
         for (i, k) in keys.iter_mut().enumerate() {
             let gain = own[i] as i16 + both * other[i] as i16 + sign * self.loss[i];
-            *k = gain * 64 + (63 - i as i16);
-        }
-        for s in self.sides.occupied {
-            keys[s.index()] = NONE;
+            let f = self.filled[i];
+            *k = (gain * 64 + (63 - i as i16)) & !f | NONE & f;
         }
         keys
     }

@@ -166,12 +166,16 @@ impl Picker {
         history: &Scores,
         gain: impl Fn(Square) -> i32,
     ) {
+        // A local count: the field, stored and loaded again per move,
+        // chained each iteration on the store.
+        let mut len = self.len;
         for sq in targets {
             let code = encode(Placement::new(piece, sq));
             let score = gain(sq) * 1024 + history.score(code);
-            self.list[self.len] = score << 9 | (511 - code as i32);
-            self.len += 1;
+            self.list[len] = score << 9 | (511 - code as i32);
+            len += 1;
         }
+        self.len = len;
     }
 
     /// Lists `piece` on each of `targets`, its gains read from the frame's
@@ -186,10 +190,12 @@ impl Picker {
             let score = gain_of(keys[i]) * 1024 + by_side[i] as i32 + after[i] as i32;
             entries[i] = score << 9 | (511 - (base + i) as i32);
         }
+        let mut len = self.len;
         for sq in targets {
-            self.list[self.len] = entries[sq.index()];
-            self.len += 1;
+            self.list[len] = entries[sq.index()];
+            len += 1;
         }
+        self.len = len;
     }
 
     /// Have the moves beyond the table move and the killer been scored?
@@ -257,13 +263,13 @@ impl Picker {
             self.list[self.next..self.len].sort_unstable_by(|a, b| b.cmp(a));
             self.sorted = true;
         } else if !self.sorted {
-            let mut best = 0;
-            for i in 1..self.len {
-                if self.list[i] > self.list[best] {
-                    best = i;
-                }
-            }
-            self.list.swap(0, best);
+            // The highest entry, then where it is (the entries are
+            // distinct): a vector maximum, where keeping the index of the
+            // best so far chained every step on the one before.
+            let list = &mut self.list[..self.len];
+            let top = list.iter().copied().max().unwrap_or(0);
+            let best = list.iter().position(|&x| x == top).unwrap_or(0);
+            list.swap(0, best);
         }
         self.next += 1;
         decode(code_of(self.list[self.next - 1]))
