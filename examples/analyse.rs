@@ -2,13 +2,24 @@
 //! empty-board search and for time-to-depth with more threads.
 //!
 //! `cargo run --release --example analyse -- <fen|start> [seconds] [threads] [multipv] [depth] [hash MiB]`
+//!
+//! `analyse ttd <depth> [count] [threads] [plies left] [hash MiB]`: time to
+//! `depth` of one thread against `threads` (default 2), in turn, on `count`
+//! random `standard` positions with `plies left` (default 14), each search
+//! on a cleared table; prints each pair and the sums. Meaningful only on an
+//! otherwise idle machine with at least `threads` cores.
 
+mod common;
 use cheversi::search::{Control, Event, Limits, Options, Searcher};
 use cheversi::{Position, Variant};
+use common::random_position;
 use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "ttd") {
+        return time_to_depth(&args[1..]);
+    }
     let arg = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
     let pos = match args.first().map(String::as_str) {
         None | Some("start") => Position::new(Variant::Standard),
@@ -53,5 +64,59 @@ fn main() {
         out.best.map_or("(none)".into(), |m| m.to_string()),
         out.nodes,
         t.elapsed().as_secs_f64()
+    );
+}
+
+/// Seconds and nodes of `go depth` on `pos`, the table cleared first.
+fn timed(s: &mut Searcher, pos: &Position, depth: u32) -> (f64, u64) {
+    s.clear();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let out = s.go(pos, &limits, &Control::default(), &mut |_| {});
+    (t.elapsed().as_secs_f64(), out.nodes)
+}
+
+/// `ttd`: one thread against several, to the same depth, in turn (which
+/// goes first alternates, so that a drifting load falls on both alike).
+fn time_to_depth(args: &[String]) {
+    let arg = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let (depth, count, threads) = (arg(0, 10) as u32, arg(1, 8), arg(2, 2) as usize);
+    let (left, hash) = (arg(3, 14) as u8, arg(4, 64) as usize);
+    let searcher = |threads| {
+        Searcher::new(Options {
+            threads,
+            hash_mb: hash,
+            ..Options::default()
+        })
+    };
+    let (mut one, mut many) = (searcher(1), searcher(threads));
+    let (mut sum1, mut sum_n, mut ratios) = (0.0, 0.0, Vec::new());
+    for seed in 1..=count {
+        let pos = random_position(Variant::Standard, left, seed);
+        let ((t1, n1), (tn, nn)) = if seed % 2 == 1 {
+            let a = timed(&mut one, &pos, depth);
+            (a, timed(&mut many, &pos, depth))
+        } else {
+            let b = timed(&mut many, &pos, depth);
+            (timed(&mut one, &pos, depth), b)
+        };
+        println!(
+            "{} 1 thread {t1:.3} s {n1} nodes, {threads} threads {tn:.3} s {nn} nodes: {:.2}x",
+            pos.fen(),
+            t1 / tn
+        );
+        sum1 += t1;
+        sum_n += tn;
+        ratios.push(t1 / tn);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{count} positions, depth {depth}: 1 thread {sum1:.3} s, {threads} threads {sum_n:.3} s: \
+         {:.2}x on the sums, median {:.2}x",
+        sum1 / sum_n,
+        ratios[ratios.len() / 2]
     );
 }

@@ -1,7 +1,11 @@
 //! Solve-time benchmark: exact (or win/draw/loss) solves of random `standard`
 //! positions with N plies left, one thread.
 //!
-//! `cargo run --release --example solve -- <plies left> [count] [exact|wdl] [hash MiB]`
+//! `cargo run --release --example solve -- <plies left> [count] [exact|wdl|go|deepen] [hash MiB]`
+//!
+//! `go` asks the engine's `go` for the depth to the end; `deepen` too, with
+//! a node limit that never binds, so that it deepens through every depth as
+//! under a clock.
 //!
 //! One searcher serves every position, cleared before each clock starts: the
 //! time is the solve alone, not the allocation of the table nor the page
@@ -18,8 +22,7 @@ fn main() {
     let left: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(8);
     let count: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
     let wdl = args.get(2).is_some_and(|a| a == "wdl");
-    // `go`: iterative deepening through the engine's `go` instead of one solve.
-    let deepen = args.get(2).is_some_and(|a| a == "go");
+    let mode = args.get(2).map_or("exact", String::as_str);
     let hash: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(64);
     let (mut total, mut worst, mut nodes) = (0.0, 0.0f64, 0u64);
     let mut s = Searcher::new(Options {
@@ -32,9 +35,10 @@ fn main() {
         s.clear();
         let t = Instant::now();
         let (alpha, beta) = if wdl { (-1, 1) } else { (-INFINITE, INFINITE) };
-        let (v, n) = if deepen {
+        let (v, n) = if mode == "go" || mode == "deepen" {
             let limits = Limits {
                 depth: Some(left as u32),
+                nodes: (mode == "deepen").then_some(u64::MAX),
                 ..Limits::default()
             };
             let mut score = 0;

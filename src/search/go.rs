@@ -208,6 +208,25 @@ mod tests {
         assert!(!asked_to_solve(&pos, &timed));
     }
 
+    /// Entries of reduced searches are marked; of exact and full-width
+    /// ones not.
+    #[test]
+    fn reduced_searches_mark_their_entries() {
+        let pos = Position::from_fen("8/8/6Q1/7n/6bN/6BK/6qn/8 w h2", Variant::Standard).unwrap();
+        let mut s = Searcher::default();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let best = s.go(&pos, &limits, &Control::default(), &mut |_| {}).best;
+        let mut child = pos.clone();
+        child.play(best.unwrap());
+        assert!(s.tt.probe(child.key()).unwrap().reduced);
+        s.clear();
+        s.solve(&pos, -INFINITE, INFINITE);
+        assert!(!s.tt.probe(child.key()).unwrap().reduced);
+    }
+
     /// Asked to solve, `go` reports the full-width guess, then the value
     /// that [`Searcher::solve`] finds, exact, with the move it plays first
     /// in its line: random positions with 8 plies left.

@@ -326,7 +326,7 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
-        let tt_move = hit.and_then(|h| h.mv);
+        let tt_move = hit.and_then(|h| h.move_for(depth, left));
         if left == 3 && self.pos.variant() == Variant::Open {
             let tt = self.shared.tt;
             self.three.prefetch(&self.pos, tt, tt_move);
@@ -461,7 +461,10 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        self.shared.tt.store(key, best_move, best, depth, bound);
+        let reduced = !self.full_width && depth < self.pos.plies_left();
+        self.shared
+            .tt
+            .store_reduced(key, best_move, best, depth, bound, reduced);
     }
 }
 
