@@ -164,12 +164,17 @@ impl Replies {
     /// square `k` next to `t`, once White's piece stands on `t` (`e` the
     /// direction from `t` to `k`): on each line through `k`, a Black slider
     /// ending the run one way loses `k` and the run the other way, which
-    /// towards `t` is empty.
+    /// towards `t` is empty. Only the rays that hold a Black slider at all
+    /// are followed.
     pub fn black_block(&self, k: Square, e: usize) -> i32 {
-        let ends: [End; 8] = std::array::from_fn(|d| self.end(k, d));
+        let black = self.lines.map(|l| l & !self.white);
         let mut loss = 0;
-        for d in (0..8).filter(|&d| d != e ^ 4 && ends[d].sign > 0) {
-            loss += 1 + if d == e { 0 } else { ends[d ^ 4].run };
+        for d in 0..8 {
+            let sliders = black[usize::from(!is_orthogonal(d))];
+            if d == e ^ 4 || RAYS[d][k.index()] & sliders == 0 || self.end(k, d).sign <= 0 {
+                continue;
+            }
+            loss += 1 + if d == e { 0 } else { self.end(k, d ^ 4).run };
         }
         loss
     }

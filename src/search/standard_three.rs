@@ -88,14 +88,11 @@ fn search_with(
         for m in [tt, killer].into_iter().flatten() {
             rest.0 &= !Bitboard::from_square(m.square).0;
         }
-        if ceiling
-            && let Some((v, apart)) = three_ceiling::ceiling(w, piece, rest)
-            && v <= node.alpha
-        {
+        if ceiling && let Some((v, others)) = three_ceiling::ceiling(w, piece, rest, node.alpha) {
             // The placements it covers cannot raise alpha: only the
             // others are searched.
             node.best = node.best.max(v);
-            rest = apart;
+            rest = others;
         }
         if node.by_history(w, piece, rest) {
             return 0;
