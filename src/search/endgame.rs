@@ -360,73 +360,56 @@ mod tests {
         }
     }
 
-    /// Is `got` what a search of the window (alpha, beta) may return for
-    /// the exact value `want` (fail-soft bounds outside the window)?
-    fn agrees(got: Value, want: Value, alpha: Value, beta: Value) -> bool {
-        if want <= alpha {
-            got <= alpha && got >= want
-        } else if want >= beta {
-            got >= beta && got <= want
-        } else {
-            got == want
-        }
-    }
-
     #[test]
     fn standard_two_nodes_match_playing_every_placement() {
         use super::super::history::Tables;
-        use super::super::time::Budget;
-        use super::super::tt::Tt;
-        use super::super::worker::Shared;
-        use super::super::{Control, Limits, Options};
+        use super::super::test_worker::{agrees, with_worker};
         use crate::position::Position;
-        let (tt, control) = (Tt::new(1), Control::default());
         let mut tables = Tables::default();
         let start = Position::new(Variant::Standard);
-        let now = std::time::Instant::now();
-        let budget = Budget::new(&start, &Limits::default(), &Options::default(), now);
-        let shared = Shared::new(&tt, &control, budget, 1, false);
-        let mut w = Worker::new(start, &shared, &mut tables, 0);
         let mut rng = crate::testing::Rng(0x5EED_2B0D_F00D_1234);
-        let mut checked = 0;
-        for i in 0..60u8 {
-            // Siblings share a start, as in the search: the kept loss map
-            // and the killers carry over from one to the next.
-            // Every other start has one ply fewer: its nodes differ by
-            // Black's last piece alone, as a 3-left node's children do.
-            let mut start = Position::new(Variant::Standard);
-            while start.plies_left() > 3 + i % 2 {
-                rng.play(&mut start);
-            }
-            for _ in 0..8 {
-                let mut pos = start.clone();
-                while pos.plies_left() > 2 {
-                    rng.play(&mut pos);
+        let checked = with_worker(&start, &mut tables, |w| {
+            let mut checked = 0;
+            for i in 0..60u8 {
+                // Siblings share a start, as in the search: the kept loss map
+                // and the killers carry over from one to the next.
+                // Every other start has one ply fewer: its nodes differ by
+                // Black's last piece alone, as a 3-left node's children do.
+                let mut start = Position::new(Variant::Standard);
+                while start.plies_left() > 3 + i % 2 {
+                    rng.play(&mut start);
                 }
-                w.pos = pos.clone();
-                let want = two_generic(&mut w, pos.legal_moves(), -INFINITE, INFINITE, 0);
-                let mut windows = [
-                    (-INFINITE, INFINITE),
-                    (want - 1, want + 1),
-                    (want - 3 * SCALE, want - SCALE),
-                    (want + SCALE, want + 3 * SCALE),
-                    (want - SCALE, want),
-                    (want, want + SCALE),
-                ];
-                // Any order: a killer that cut makes the next node value
-                // its killer from a map that misses a piece.
-                windows.rotate_left(rng.below(6));
-                for (a, b) in windows {
-                    let got = solve(&mut w, a, b, 0);
-                    assert!(
-                        agrees(got, want, a, b),
-                        "{} ({a}, {b}): {got} {want}",
-                        pos.fen()
-                    );
-                    checked += 1;
+                for _ in 0..8 {
+                    let mut pos = start.clone();
+                    while pos.plies_left() > 2 {
+                        rng.play(&mut pos);
+                    }
+                    w.pos = pos.clone();
+                    let want = two_generic(w, pos.legal_moves(), -INFINITE, INFINITE, 0);
+                    let mut windows = [
+                        (-INFINITE, INFINITE),
+                        (want - 1, want + 1),
+                        (want - 3 * SCALE, want - SCALE),
+                        (want + SCALE, want + 3 * SCALE),
+                        (want - SCALE, want),
+                        (want, want + SCALE),
+                    ];
+                    // Any order: a killer that cut makes the next node value
+                    // its killer from a map that misses a piece.
+                    windows.rotate_left(rng.below(6));
+                    for (a, b) in windows {
+                        let got = solve(w, a, b, 0);
+                        assert!(
+                            agrees(got, want, (a, b)),
+                            "{} ({a}, {b}): {got} {want}",
+                            pos.fen()
+                        );
+                        checked += 1;
+                    }
                 }
             }
-        }
+            checked
+        });
         assert!(checked >= 2000, "{checked}");
     }
 }

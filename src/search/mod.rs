@@ -21,6 +21,8 @@ mod scan;
 mod segments;
 mod shared;
 mod standard_three;
+#[cfg(test)]
+mod test_worker;
 mod three_ceiling;
 pub mod time;
 pub mod tt;

@@ -489,24 +489,8 @@ mod tests {
     use super::*;
     use crate::search::history::Tables;
     use crate::search::open_three::Three;
-    use crate::search::shared::Shared;
-    use crate::search::time::Budget;
-    use crate::search::tt::Tt;
-    use crate::search::{Control, Limits, Options};
+    use crate::search::test_worker::with_worker;
     use crate::variant::Variant;
-
-    /// Runs `f` with a worker on `pos`.
-    fn with_worker<T>(pos: &Position, f: impl FnOnce(&mut Worker) -> T) -> T {
-        let tt = Tt::new(1);
-        let control = Control::default();
-        let options = Options::default();
-        let now = std::time::Instant::now();
-        let budget = Budget::new(pos, &Limits::default(), &options, now);
-        let shared = Shared::new(&tt, &control, budget, 1, false);
-        let mut tables = Tables::default();
-        let mut w = Worker::new(pos.clone(), &shared, &mut tables, 0);
-        f(&mut w)
-    }
 
     /// What trying a child's placements left: cut, best, alpha, nodes, line.
     type Tried = (bool, Value, Value, u64, Vec<Placement>);
@@ -522,7 +506,7 @@ mod tests {
         let mut keys: Vec<i16> = pos.empty().map(|s| node.gains[s.index()]).collect();
         keys.sort_unstable_by(|a, b| b.cmp(a));
         let place = |k: i16| Placement::new(piece, square_of(k));
-        with_worker(pos, |w| {
+        with_worker(pos, &mut Tables::default(), |w| {
             let mut run = Running::new(window.0, window.1);
             let mut cut = node.try_one(w, &mut run, place(keys[0]), gain_of(keys[0]), 0);
             if !cut && bulk {
@@ -661,7 +645,7 @@ mod tests {
                 let (want, want_seen, want_reply) = scanned_reply(&pos, m, reply, beta);
                 let mut node = Node::default();
                 node.scratch(&pos, reply, piece, pos.empty());
-                let (got, pv) = with_worker(&pos, |w| {
+                let (got, pv) = with_worker(&pos, &mut Tables::default(), |w| {
                     let v = node.best_reply(w, m, g, beta, 0);
                     (v, w.pv(0))
                 });

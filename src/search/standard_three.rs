@@ -237,13 +237,9 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::search::history::Tables;
-    use crate::search::time::Budget;
-    use crate::search::tt::Tt;
-    use crate::search::worker::Shared;
-    use crate::search::{Control, Limits, Options};
+    use crate::search::test_worker::{agrees, killers, with_worker};
     use crate::testing::Rng;
     use crate::variant::Variant;
-    use std::time::Instant;
 
     /// What a search leaves behind: value, nodes, killer, table entry.
     type Trace = (
@@ -263,21 +259,18 @@ mod tests {
         tt: Option<Placement>,
         fast: Option<bool>,
     ) -> Trace {
-        let table = Tt::new(1);
-        let control = Control::default();
-        let budget = Budget::new(pos, &Limits::default(), &Options::default(), Instant::now());
-        let shared = Shared::new(&table, &control, budget, 1, false);
-        let mut w = Worker::new(pos.clone(), &shared, tables, 0);
-        let (alpha, beta) = window;
-        let pv = beta - alpha > 1;
-        let key = pos.key();
-        let v = match fast {
-            Some(ceiling) => search_with(&mut w, (alpha, beta, 0, pv), key, tt, ceiling),
-            None => w.moves(3, alpha, beta, 0, pv, key, tt),
-        };
-        assert_eq!(w.pos, *pos);
-        let (nodes, killer) = (w.nodes, w.tables.cut[LEFT]);
-        (v, nodes, killer, table.probe(key))
+        with_worker(pos, tables, |w| {
+            let (alpha, beta) = window;
+            let pv = beta - alpha > 1;
+            let key = pos.key();
+            let v = match fast {
+                Some(ceiling) => search_with(w, (alpha, beta, 0, pv), key, tt, ceiling),
+                None => w.moves(3, alpha, beta, 0, pv, key, tt),
+            };
+            assert_eq!(w.pos, *pos);
+            let (nodes, killer) = (w.nodes, w.tables.cut[LEFT]);
+            (v, nodes, killer, w.shared.tt.probe(key))
+        })
     }
 
     #[test]
@@ -320,18 +313,6 @@ mod tests {
         assert!(cuts > 50 && cuts < 350, "{cuts}");
     }
 
-    /// Is `got` what a search of the window (alpha, beta) may return for
-    /// the exact value `want` (fail-soft bounds outside the window)?
-    fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {
-        if want <= alpha {
-            got <= alpha && got >= want
-        } else if want >= beta {
-            got >= beta && got <= want
-        } else {
-            got == want
-        }
-    }
-
     #[test]
     fn ceilings_keep_the_values_of_the_general_loop() {
         let mut rng = Rng(0x3C31_1196_D1CE_4E5B);
@@ -353,16 +334,7 @@ mod tests {
                 (want - 1, want),
             ];
             let window = windows[rng.below(windows.len())];
-            // White's answers, and now and then any empty square.
-            let answers = crate::variant::white_reply(&pos).map_or(pos.empty(), |(_, b)| b);
-            let squares: Vec<_> = if rng.below(4) == 0 {
-                pos.empty()
-            } else {
-                answers
-            }
-            .collect();
-            let killer = |rng: &mut Rng| squares.get(rng.below(squares.len().max(1))).copied();
-            tables.killers = [killer(&mut rng), killer(&mut rng)];
+            tables.killers = killers(&mut rng, &pos);
             plain.killers = tables.killers;
             let got = run(&pos, &mut tables, window, None, Some(true));
             let exact = run(&pos, &mut plain, window, None, Some(false));

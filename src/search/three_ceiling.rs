@@ -118,11 +118,9 @@ fn king_best(r: &Replies, t: Square, free: Bitboard) -> i32 {
 mod tests {
     use super::*;
     use crate::position::Position;
+    use crate::search::INFINITE;
     use crate::search::history::Tables;
-    use crate::search::time::Budget;
-    use crate::search::tt::Tt;
-    use crate::search::worker::Shared;
-    use crate::search::{Control, INFINITE, Limits, Options};
+    use crate::search::test_worker::{killers, with_worker};
     use crate::testing::Rng;
     use crate::types::{Placement, Square};
     use crate::variant::Variant;
@@ -151,56 +149,45 @@ mod tests {
 
     #[test]
     fn ceilings_hold_every_covered_placement_and_answer() {
-        let (tt, control) = (Tt::new(1), Control::default());
         let mut tables = Tables::default();
         let start = Position::new(Variant::Standard);
-        let now = std::time::Instant::now();
-        let budget = Budget::new(&start, &Limits::default(), &Options::default(), now);
-        let shared = Shared::new(&tt, &control, budget, 1, false);
-        let mut w = Worker::new(start, &shared, &mut tables, 0);
         let mut rng = Rng(0xC3E1_1196_0000_5EED);
-        let (mut checked, mut tight, mut nodes, mut slack) = (0, 0, 0, 0);
-        for _ in 0..2500 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
+        let (checked, tight, nodes, slack) = with_worker(&start, &mut tables, |w| {
+            let (mut checked, mut tight, mut nodes, mut slack) = (0, 0, 0, 0);
+            for _ in 0..2500 {
+                let mut pos = Position::new(Variant::Standard);
+                while pos.plies_left() > 3 {
+                    rng.play(&mut pos);
+                }
+                let Some((piece, targets)) = pos.legal_moves().groups().next() else {
+                    continue;
+                };
+                w.tables.killers = killers(&mut rng, &pos);
+                w.pos = pos.clone();
+                // Mostly a window above every value, now and then a lower one.
+                let alpha = [INFINITE, INFINITE, pos.diff() * SCALE][rng.below(3)];
+                let Some((ceiling, apart)) = ceiling(w, piece, targets, alpha) else {
+                    continue;
+                };
+                assert!(ceiling <= alpha);
+                let (white, answers) = white_reply(&pos).unwrap();
+                let mut killers = w.tables.killers.into_iter().flatten();
+                let t = killers.find(|&t| answers.has(t)).unwrap();
+                let mut best = i32::MIN;
+                for s in targets & !apart {
+                    let v = played(&pos, piece, s, white, t);
+                    let v = v.unwrap_or_else(|| panic!("{} {s} {t}: not legal", pos.fen()));
+                    assert!(v * SCALE <= ceiling, "{} {s} {t}: {v} {ceiling}", pos.fen());
+                    best = best.max(v);
+                    checked += 1;
+                }
+                if alpha == INFINITE {
+                    tight += usize::from(best * SCALE == ceiling);
+                    (nodes, slack) = (nodes + 1, slack + ceiling / SCALE - best);
+                }
             }
-            let Some((piece, targets)) = pos.legal_moves().groups().next() else {
-                continue;
-            };
-            // White's answers, and now and then any empty square.
-            let answers = white_reply(&pos).map_or(pos.empty(), |(_, b)| b);
-            let squares: Vec<_> = if rng.below(4) == 0 {
-                pos.empty()
-            } else {
-                answers
-            }
-            .collect();
-            let pick = |rng: &mut Rng| squares.get(rng.below(squares.len().max(1))).copied();
-            w.tables.killers = [pick(&mut rng), pick(&mut rng)];
-            w.pos = pos.clone();
-            // Mostly a window above every value, now and then a lower one.
-            let alpha = [INFINITE, INFINITE, pos.diff() * SCALE][rng.below(3)];
-            let Some((ceiling, apart)) = ceiling(&mut w, piece, targets, alpha) else {
-                continue;
-            };
-            assert!(ceiling <= alpha);
-            let (white, answers) = white_reply(&pos).unwrap();
-            let mut killers = w.tables.killers.into_iter().flatten();
-            let t = killers.find(|&t| answers.has(t)).unwrap();
-            let mut best = i32::MIN;
-            for s in targets & !apart {
-                let v = played(&pos, piece, s, white, t);
-                let v = v.unwrap_or_else(|| panic!("{} {s} {t}: not legal", pos.fen()));
-                assert!(v * SCALE <= ceiling, "{} {s} {t}: {v} {ceiling}", pos.fen());
-                best = best.max(v);
-                checked += 1;
-            }
-            if alpha == INFINITE {
-                tight += usize::from(best * SCALE == ceiling);
-                (nodes, slack) = (nodes + 1, slack + ceiling / SCALE - best);
-            }
-        }
+            (checked, tight, nodes, slack)
+        });
         // Bounds that hold but are rarely reached would prove little: this
         // one is reached at a third of the nodes, and 1.7 points above the
         // best on average.

@@ -1,0 +1,50 @@
+//! What the search's unit tests share: a worker of one thread over a small
+//! table, how a search's result may bound a value, and killer squares.
+
+use super::Value;
+use super::history::Tables;
+use super::time::Budget;
+use super::tt::Tt;
+use super::worker::{Shared, Worker};
+use super::{Control, Limits, Options};
+use crate::position::Position;
+use crate::testing::Rng;
+use crate::types::Square;
+
+/// Runs `f` with a one-thread worker on `pos`, its histories in `tables`,
+/// over a new 1 MiB table.
+pub fn with_worker<T>(pos: &Position, tables: &mut Tables, f: impl FnOnce(&mut Worker) -> T) -> T {
+    let tt = Tt::new(1);
+    let control = Control::default();
+    let now = std::time::Instant::now();
+    let budget = Budget::new(pos, &Limits::default(), &Options::default(), now);
+    let shared = Shared::new(&tt, &control, budget, 1, false);
+    let mut w = Worker::new(pos.clone(), &shared, tables, 0);
+    f(&mut w)
+}
+
+/// Is `got` what a search of the window (alpha, beta) may return for the
+/// exact value `want` (fail-soft bounds outside the window)?
+pub fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {
+    if want <= alpha {
+        got <= alpha && got >= want
+    } else if want >= beta {
+        got >= beta && got <= want
+    } else {
+        got == want
+    }
+}
+
+/// Two killer squares for a `standard` node with three plies left: mostly
+/// squares where White's last piece may answer, now and then any empty one.
+pub fn killers(rng: &mut Rng, pos: &Position) -> [Option<Square>; 2] {
+    let answers = crate::variant::white_reply(pos).map_or(pos.empty(), |(_, b)| b);
+    let squares: Vec<_> = if rng.below(4) == 0 {
+        pos.empty()
+    } else {
+        answers
+    }
+    .collect();
+    let mut pick = || squares.get(rng.below(squares.len().max(1))).copied();
+    [pick(), pick()]
+}
