@@ -21,8 +21,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let left: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(8);
     let count: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
-    let wdl = args.get(2).is_some_and(|a| a == "wdl");
     let mode = args.get(2).map_or("exact", String::as_str);
+    let wdl = mode == "wdl";
     let hash: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(64);
     let (mut total, mut worst, mut nodes) = (0.0, 0.0f64, 0u64);
     let mut s = Searcher::new(Options {

@@ -47,11 +47,11 @@ fn common_squares(pos: &Position) -> Bitboard {
     ok
 }
 
-/// The squares of the colour the side to move's second Bishop must take
-/// (rule 5): every square while no Bishop stands.
+/// The squares of the colour `side`'s second Bishop must take (rule 5):
+/// every square while no Bishop stands.
 #[inline]
-fn bishop_colour(pos: &Position) -> Bitboard {
-    let placed = pos.pieces_of(pos.side_to_move(), Piece::Bishop);
+fn bishop_colour(pos: &Position, side: Color) -> Bitboard {
+    let placed = pos.pieces_of(side, Piece::Bishop);
     let mut ok = Bitboard::FULL;
     if !(placed & Bitboard::DARK).is_empty() {
         ok &= Bitboard::LIGHT;
@@ -62,12 +62,12 @@ fn bishop_colour(pos: &Position) -> Bitboard {
     ok
 }
 
-/// The squares of `ok` (allowed to every piece) that `piece` may take:
-/// a Bishop only those of its colour (rule 5).
+/// The squares of `ok` (allowed to every piece) that `side`'s `piece` may
+/// take: a Bishop only those of its colour (rule 5).
 #[inline]
-fn for_piece(pos: &Position, piece: Piece, ok: Bitboard) -> Bitboard {
+fn for_piece(pos: &Position, side: Color, piece: Piece, ok: Bitboard) -> Bitboard {
     if piece == Piece::Bishop {
-        ok & bishop_colour(pos)
+        ok & bishop_colour(pos, side)
     } else {
         ok
     }
@@ -75,7 +75,7 @@ fn for_piece(pos: &Position, piece: Piece, ok: Bitboard) -> Bitboard {
 
 /// Squares allowed for `piece` by every rule but touching (rules 3, 4, 5).
 fn square_rules(pos: &Position, piece: Piece) -> Bitboard {
-    for_piece(pos, piece, common_squares(pos))
+    for_piece(pos, pos.side_to_move(), piece, common_squares(pos))
 }
 
 /// The legal placements on `touching`: the square rules shared by every
@@ -90,7 +90,7 @@ fn generate(pos: &Position, touching: Bitboard) -> Moves {
     let call = queen_call(pos);
     for p in Piece::ALL {
         if allowed(pos, p, call) {
-            moves.push(p, for_piece(pos, p, ok));
+            moves.push(p, for_piece(pos, pos.side_to_move(), p, ok));
         }
     }
     moves
@@ -109,10 +109,13 @@ pub fn last_piece(pos: &Position) -> Option<(Piece, Bitboard)> {
         return None;
     }
     let us = pos.side_to_move();
-    let piece = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight]
-        .into_iter()
-        .find(|&p| pos.in_hand(us, p) > 0)?;
-    let ok = for_piece(pos, piece, common_squares(pos) & pos.occupied().adjacent());
+    let piece = last_held(pos, us)?;
+    let ok = for_piece(
+        pos,
+        us,
+        piece,
+        common_squares(pos) & pos.occupied().adjacent(),
+    );
     (!ok.is_empty()).then_some((piece, ok))
 }
 
@@ -126,19 +129,18 @@ pub fn white_reply(pos: &Position) -> Option<(Piece, Bitboard)> {
     if pos.ply() != LAST_WHITE_PLY - 1 {
         return None;
     }
-    let piece = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight]
+    let piece = last_held(pos, Color::White)?;
+    let ok = pos.empty() & pos.occupied().adjacent();
+    Some((piece, for_piece(pos, Color::White, piece, ok)))
+}
+
+/// The piece other than the King that `side` holds, its last but the
+/// King's at the plies where [`last_piece`] and [`white_reply`] ask.
+#[inline(always)]
+fn last_held(pos: &Position, side: Color) -> Option<Piece> {
+    [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight]
         .into_iter()
-        .find(|&p| pos.in_hand(Color::White, p) > 0)?;
-    let mut ok = pos.empty() & pos.occupied().adjacent();
-    if piece == Piece::Bishop {
-        let placed = pos.pieces_of(Color::White, Piece::Bishop);
-        ok &= if (placed & Bitboard::DARK).is_empty() {
-            Bitboard::DARK
-        } else {
-            Bitboard::LIGHT
-        };
-    }
-    Some((piece, ok))
+        .find(|&p| pos.in_hand(side, p) > 0)
 }
 
 /// The placements of Black's 7th piece and White's 8th ([`last_piece`]).
