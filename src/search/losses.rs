@@ -3,6 +3,7 @@
 //! each square alone scans its eight rays.
 
 use crate::attacks::{self, is_orthogonal};
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -25,21 +26,32 @@ pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
                 loss[s.index()] += sign;
             }
         }
-        // A blocker on the j-th of the `len` empty squares of a slider's
-        // ray takes the rest of the ray, itself included: len + 1 - j.
         for e in 0..8 {
-            let step = attacks::step(e);
             for l in lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
-                let len = (attacks::ray(e, l, occupied) & empty).count() as i32;
-                let mut s = l.index() as isize;
-                for left in (1..=len).rev() {
-                    s += step;
-                    loss[s as usize] += sign * left;
-                }
+                add_run(&mut loss, attacks::ray(e, l, occupied) & empty, e < 4, sign);
             }
         }
     }
     loss
+}
+
+/// Adds to `loss` `sign` times what a blocker on each square of `run`, the
+/// empty squares of a slider's ray, takes: on the j-th of `len` from the
+/// slider the rest of the ray, itself included, len + 1 - j. The squares
+/// come lowest first, so nearest first where the ray goes `up`: no step
+/// along the ray, nor a bounds check on each square.
+#[inline(always)]
+fn add_run(loss: &mut [i32; 64], run: Bitboard, up: bool, sign: i32) {
+    let len = run.count() as i32;
+    let (mut taken, step) = if up {
+        (sign * len, -sign)
+    } else {
+        (sign, sign)
+    };
+    for s in run {
+        loss[s.index()] += taken;
+        taken += step;
+    }
 }
 
 #[cfg(test)]
