@@ -2,7 +2,7 @@
 //! board in one pass over the pieces: a few steps per piece, where valuing
 //! each square alone scans its eight rays.
 
-use crate::attacks::{self, is_orthogonal};
+use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece};
@@ -26,13 +26,35 @@ pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
                 loss[s.index()] += sign;
             }
         }
-        for e in 0..8 {
-            for l in lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
-                add_run(&mut loss, attacks::ray(e, l, occupied) & empty, e < 4, sign);
-            }
-        }
+        // Each direction its own loop: its tables and its sliders fixed at
+        // compile time.
+        let [straight, diagonal] = lines.map(|l| l & pos.pieces(color));
+        let (o, e) = (occupied, empty);
+        add_runs::<0>(&mut loss, straight, o, e, sign);
+        add_runs::<1>(&mut loss, straight, o, e, sign);
+        add_runs::<2>(&mut loss, diagonal, o, e, sign);
+        add_runs::<3>(&mut loss, diagonal, o, e, sign);
+        add_runs::<4>(&mut loss, straight, o, e, sign);
+        add_runs::<5>(&mut loss, straight, o, e, sign);
+        add_runs::<6>(&mut loss, diagonal, o, e, sign);
+        add_runs::<7>(&mut loss, diagonal, o, e, sign);
     }
     loss
+}
+
+/// [`add_run`] for each of `sliders` (all moving along direction `D`),
+/// `occupied` and `empty` the board's squares.
+#[inline(always)]
+fn add_runs<const D: usize>(
+    loss: &mut [i32; 64],
+    sliders: Bitboard,
+    occupied: Bitboard,
+    empty: Bitboard,
+    sign: i32,
+) {
+    for l in sliders {
+        add_run(loss, attacks::ray(D, l, occupied) & empty, D < 4, sign);
+    }
 }
 
 /// Adds to `loss` `sign` times what a blocker on each square of `run`, the
