@@ -178,6 +178,40 @@ pub const fn ray(d: usize, sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(r & keep)
 }
 
+/// The union of [`ray`] from every square of `sliders` in direction `D`,
+/// `empty` the squares not occupied: a fill that doubles its step three
+/// times, some twenty operations for all the sliders at once where each
+/// ray takes ten.
+#[inline(always)]
+pub const fn fill<const D: usize>(sliders: u64, empty: u64) -> u64 {
+    let d = D;
+    // The squares a step in direction `d` may land on: not across the edge.
+    let within = match DIRECTIONS[d].0 {
+        1 => 0xFEFE_FEFE_FEFE_FEFE,
+        -1 => 0x7F7F_7F7F_7F7F_7F7F,
+        _ => u64::MAX,
+    };
+    let (mut reached, mut open) = (sliders, empty & within);
+    reached |= open & shift(d, reached, 1);
+    open &= shift(d, open, 1);
+    reached |= open & shift(d, reached, 2);
+    open &= shift(d, open, 2);
+    reached |= open & shift(d, reached, 4);
+    shift(d, reached, 1) & within
+}
+
+/// `b` moved `n` steps in direction `d`, what leaves the board dropped
+/// (not what wraps round an edge: [`fill`] masks that).
+#[inline(always)]
+const fn shift(d: usize, b: u64, n: u32) -> u64 {
+    let s = step(d);
+    if s > 0 {
+        b << (s as u32 * n)
+    } else {
+        b >> ((-s) as u32 * n)
+    }
+}
+
 /// The first occupied square from `sq` in direction `d`, if any.
 #[inline]
 pub const fn first_blocker(d: usize, sq: Square, occ: Bitboard) -> Option<Square> {
@@ -278,6 +312,25 @@ pub fn attacks_reference(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fills_are_unions_of_rays() {
+        let mut rng = crate::testing::Rng(0x51ED_2701_9E1B_3C55);
+        for occ in occupancies() {
+            let sliders = occ.0 & rng.next() & rng.next();
+            for d in 0..8 {
+                let mut want = 0;
+                for s in Bitboard(sliders) {
+                    want |= ray(d, s, occ).0;
+                }
+                let filled = [
+                    fill::<0>, fill::<1>, fill::<2>, fill::<3>, fill::<4>, fill::<5>, fill::<6>,
+                    fill::<7>,
+                ][d](sliders, !occ.0);
+                assert_eq!(filled, want, "{d} {:x} {sliders:x}", occ.0);
+            }
+        }
+    }
 
     fn occupancies() -> impl Iterator<Item = Bitboard> {
         let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);

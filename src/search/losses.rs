@@ -2,7 +2,8 @@
 //! board in one pass over the pieces: a few steps per piece, where valuing
 //! each square alone scans its eight rays.
 
-use crate::attacks::{self, is_orthogonal};
+use crate::attacks;
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -25,21 +26,54 @@ pub fn loss_map(pos: &Position, us: Color) -> [i32; 64] {
                 loss[s.index()] += sign;
             }
         }
-        // A blocker on the j-th of the `len` empty squares of a slider's
-        // ray takes the rest of the ray, itself included: len + 1 - j.
-        for e in 0..8 {
-            let step = attacks::step(e);
-            for l in lines[usize::from(!is_orthogonal(e))] & pos.pieces(color) {
-                let len = (attacks::ray(e, l, occupied) & empty).count() as i32;
-                let mut s = l.index() as isize;
-                for left in (1..=len).rev() {
-                    s += step;
-                    loss[s as usize] += sign * left;
-                }
-            }
-        }
+        // Each direction its own loop: its tables and its sliders fixed at
+        // compile time.
+        let [straight, diagonal] = lines.map(|l| l & pos.pieces(color));
+        let (o, e) = (occupied, empty);
+        add_runs::<0>(&mut loss, straight, o, e, sign);
+        add_runs::<1>(&mut loss, straight, o, e, sign);
+        add_runs::<2>(&mut loss, diagonal, o, e, sign);
+        add_runs::<3>(&mut loss, diagonal, o, e, sign);
+        add_runs::<4>(&mut loss, straight, o, e, sign);
+        add_runs::<5>(&mut loss, straight, o, e, sign);
+        add_runs::<6>(&mut loss, diagonal, o, e, sign);
+        add_runs::<7>(&mut loss, diagonal, o, e, sign);
     }
     loss
+}
+
+/// [`add_run`] for each of `sliders` (all moving along direction `D`),
+/// `occupied` and `empty` the board's squares.
+#[inline(always)]
+fn add_runs<const D: usize>(
+    loss: &mut [i32; 64],
+    sliders: Bitboard,
+    occupied: Bitboard,
+    empty: Bitboard,
+    sign: i32,
+) {
+    for l in sliders {
+        add_run(loss, attacks::ray(D, l, occupied) & empty, D < 4, sign);
+    }
+}
+
+/// Adds to `loss` `sign` times what a blocker on each square of `run`, the
+/// empty squares of a slider's ray, takes: on the j-th of `len` from the
+/// slider the rest of the ray, itself included, len + 1 - j. The squares
+/// come lowest first, so nearest first where the ray goes `up`: no step
+/// along the ray, nor a bounds check on each square.
+#[inline(always)]
+fn add_run(loss: &mut [i32; 64], run: Bitboard, up: bool, sign: i32) {
+    let len = run.count() as i32;
+    let (mut taken, step) = if up {
+        (sign * len, -sign)
+    } else {
+        (sign, sign)
+    };
+    for s in run {
+        loss[s.index()] += taken;
+        taken += step;
+    }
 }
 
 #[cfg(test)]

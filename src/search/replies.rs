@@ -8,7 +8,7 @@
 
 use super::kept_losses::{KeptLosses, Placed};
 use super::segments::own_points;
-use crate::attacks::{DISTANCE, RAY_LEN, RAYS, is_orthogonal, nearest, ray, slides_along};
+use crate::attacks::{DISTANCE, RAY_LEN, RAYS, fill, is_orthogonal, nearest, slides_along};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
@@ -135,17 +135,18 @@ impl Replies {
     /// By line (`e & 3` of a direction `e`): the empty squares whose line
     /// that way ends, on one side or the other, at a White slider moving
     /// along it. Elsewhere [`Replies::king_floor`] holds.
+    /// Each direction is filled for all of White's sliders along it at
+    /// once ([`fill`]): 207 instructions a node by rays, some 85 fewer so
+    /// (solve 9 6).
     pub fn white_lines(&self) -> [u64; 4] {
-        let mut lines = [0u64; 4];
-        for (i, sliders) in self.lines.iter().enumerate() {
-            for s in Bitboard(sliders & self.white) {
-                // Orthogonal directions for the first set, diagonal for the second.
-                for d in (0..8).filter(|&d| is_orthogonal(d) == (i == 0)) {
-                    lines[d & 3] |= ray(d, s, self.occupied).0;
-                }
-            }
-        }
-        lines
+        let [straight, diagonal] = self.lines.map(|l| l & self.white);
+        let e = self.empty.0;
+        [
+            fill::<0>(straight, e) | fill::<4>(straight, e),
+            fill::<1>(straight, e) | fill::<5>(straight, e),
+            fill::<2>(diagonal, e) | fill::<6>(diagonal, e),
+            fill::<3>(diagonal, e) | fill::<7>(diagonal, e),
+        ]
     }
 
     /// A floor of [`Replies::king`] (`t` and `e` as there) when the line
