@@ -59,6 +59,7 @@ pub fn run(
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
         solve: asked_to_solve(pos, limits),
+        lockstep: s.options.lockstep,
         ..Shared::new(
             &s.tt,
             control,
@@ -96,6 +97,7 @@ pub fn run(
                 scope.spawn(move || {
                     let mut w = Worker::new(pos.clone(), shared, t, i + 1);
                     w.iterate(&mut r, max_depth, 1, &mut |_| {});
+                    shared.done(w.id);
                     w.nodes
                 })
             })
@@ -106,6 +108,7 @@ pub fn run(
                 on_event(Event::Info(i));
             }
         });
+        shared.done(0);
         hold(control, limits);
         shared.abort.store(true, Relaxed);
         main.nodes
