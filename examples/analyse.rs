@@ -6,8 +6,14 @@
 //! `analyse ttd <depth> [count] [threads] [plies left] [hash MiB]`: time to
 //! `depth` of one thread against `threads` (default 2), in turn, on `count`
 //! random `standard` positions with `plies left` (default 14), each search
-//! on a cleared table; prints each pair and the sums. Meaningful only on an
-//! otherwise idle machine with at least `threads` cores.
+//! on a cleared table; prints each pair and the sums. The times are
+//! meaningful only on an otherwise idle machine with at least `threads`
+//! cores; the node figure, one thread's nodes over the nodes per thread of
+//! the others, is the speedup if all threads ran at the same speed, and
+//! holds on a busy machine when `LOCKSTEP` is set in the environment (the
+//! threads then keep pace in nodes, see `Options::lockstep`); the nodes per
+//! CPU second of each side show what the threads cost one another (without
+//! `LOCKSTEP`, which spends CPU time waiting).
 
 mod common;
 use cheversi::search::{Control, Event, Limits, Options, Searcher};
@@ -35,6 +41,7 @@ fn main() {
         threads: arg(2).unwrap_or(1) as usize,
         multipv: arg(3).unwrap_or(1) as usize,
         hash_mb: arg(5).unwrap_or(256) as usize,
+        lockstep: std::env::var_os("LOCKSTEP").is_some(),
         ..Options::default()
     });
     let limits = Limits {
@@ -67,16 +74,34 @@ fn main() {
     );
 }
 
-/// Seconds and nodes of `go depth` on `pos`, the table cleared first.
-fn timed(s: &mut Searcher, pos: &Position, depth: u32) -> (f64, u64) {
+/// CPU seconds this process has used, all threads together.
+#[cfg(target_os = "linux")]
+fn cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is handed.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_seconds() -> f64 {
+    0.0
+}
+
+/// Wall seconds, nodes and CPU seconds of `go depth` on `pos`, the table
+/// cleared first.
+fn timed(s: &mut Searcher, pos: &Position, depth: u32) -> (f64, u64, f64) {
     s.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let out = s.go(pos, &limits, &Control::default(), &mut |_| {});
-    (t.elapsed().as_secs_f64(), out.nodes)
+    (t.elapsed().as_secs_f64(), out.nodes, cpu_seconds() - cpu)
 }
 
 /// `ttd`: one thread against several, to the same depth, in turn (which
@@ -85,38 +110,66 @@ fn time_to_depth(args: &[String]) {
     let arg = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
     let (depth, count, threads) = (arg(0, 10) as u32, arg(1, 8), arg(2, 2) as usize);
     let (left, hash) = (arg(3, 14) as u8, arg(4, 64) as usize);
+    let lockstep = std::env::var_os("LOCKSTEP").is_some();
     let searcher = |threads| {
         Searcher::new(Options {
             threads,
             hash_mb: hash,
+            lockstep,
             ..Options::default()
         })
     };
     let (mut one, mut many) = (searcher(1), searcher(threads));
     let (mut sum1, mut sum_n, mut ratios) = (0.0, 0.0, Vec::new());
+    let (mut nodes1, mut nodes_n, mut by_nodes) = (0, 0, Vec::new());
+    let (mut cpu1, mut cpu_n) = (0.0, 0.0);
     for seed in 1..=count {
         let pos = random_position(Variant::Standard, left, seed);
-        let ((t1, n1), (tn, nn)) = if seed % 2 == 1 {
+        let ((t1, n1, c1), (tn, nn, cn)) = if seed % 2 == 1 {
             let a = timed(&mut one, &pos, depth);
             (a, timed(&mut many, &pos, depth))
         } else {
             let b = timed(&mut many, &pos, depth);
             (timed(&mut one, &pos, depth), b)
         };
+        let per_thread = |n1: u64, nn: u64| n1 as f64 * threads as f64 / nn.max(1) as f64;
         println!(
-            "{} 1 thread {t1:.3} s {n1} nodes, {threads} threads {tn:.3} s {nn} nodes: {:.2}x",
+            "{} 1 thread {t1:.3} s {n1} nodes, {threads} threads {tn:.3} s {nn} nodes: \
+             {:.2}x, by nodes {:.2}x",
             pos.fen(),
-            t1 / tn
+            t1 / tn,
+            per_thread(n1, nn)
         );
         sum1 += t1;
         sum_n += tn;
         ratios.push(t1 / tn);
+        nodes1 += n1;
+        nodes_n += nn;
+        by_nodes.push(per_thread(n1, nn));
+        cpu1 += c1;
+        cpu_n += cn;
     }
-    ratios.sort_by(f64::total_cmp);
     println!(
         "{count} positions, depth {depth}: 1 thread {sum1:.3} s, {threads} threads {sum_n:.3} s: \
          {:.2}x on the sums, median {:.2}x",
         sum1 / sum_n,
-        ratios[ratios.len() / 2]
+        median(&mut ratios)
     );
+    println!(
+        "by nodes: 1 thread {nodes1}, {threads} threads {nodes_n}: {:.2}x on the sums, \
+         median {:.2}x",
+        nodes1 as f64 * threads as f64 / nodes_n.max(1) as f64,
+        median(&mut by_nodes)
+    );
+    println!(
+        "nodes per CPU second: 1 thread {:.2} M, {threads} threads {:.2} M",
+        nodes1 as f64 / cpu1 * 1e-6,
+        nodes_n as f64 / cpu_n * 1e-6
+    );
+}
+
+/// The median of `xs` (the upper one of an even count).
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
 }

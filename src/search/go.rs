@@ -59,6 +59,7 @@ pub fn run(
         infinite: limits.infinite,
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
         solve: asked_to_solve(pos, limits),
+        lockstep: s.options.lockstep,
         ..Shared::new(
             &s.tt,
             control,
@@ -96,6 +97,7 @@ pub fn run(
                 scope.spawn(move || {
                     let mut w = Worker::new(pos.clone(), shared, t, i + 1);
                     w.iterate(&mut r, max_depth, 1, &mut |_| {});
+                    shared.done(w.id);
                     w.nodes
                 })
             })
@@ -106,6 +108,7 @@ pub fn run(
                 on_event(Event::Info(i));
             }
         });
+        shared.done(0);
         hold(control, limits);
         shared.abort.store(true, Relaxed);
         main.nodes
@@ -225,6 +228,39 @@ mod tests {
         s.clear();
         s.solve(&pos, -INFINITE, INFINITE);
         assert!(!s.tt.probe(child.key()).unwrap().reduced);
+    }
+
+    /// Two threads asked to solve, which put off root moves and children
+    /// that the other is in, reach the value of one thread's solve, in
+    /// lockstep or not: random positions with 9 plies left.
+    #[test]
+    fn two_threads_solve_to_one_threads_value() {
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+        for i in 0..8 {
+            let mut pos = Position::new(Variant::Standard);
+            while pos.plies_left() > 9 {
+                rng.play(&mut pos);
+            }
+            let (want, _) = Searcher::default().solve(&pos, -INFINITE, INFINITE);
+            let mut s = Searcher::new(super::super::Options {
+                threads: 2,
+                lockstep: i % 2 == 1,
+                ..Default::default()
+            });
+            let limits = Limits {
+                depth: Some(16),
+                ..Limits::default()
+            };
+            let mut last = None;
+            s.go(&pos, &limits, &Control::default(), &mut |e| {
+                if let Event::Info(i) = e {
+                    last = Some(i);
+                }
+            });
+            let last = last.unwrap();
+            assert!(last.exact);
+            assert_eq!(last.score, want, "{}", pos.fen());
+        }
     }
 
     /// Asked to solve, `go` reports the full-width guess, then the value

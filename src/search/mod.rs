@@ -82,6 +82,10 @@ pub struct Options {
     /// Use the fitted evaluation (false: the current difference alone, kept
     /// to measure what the fitting is worth).
     pub tuned_eval: bool,
+    /// A measuring aid: the threads keep pace in nodes, as if each had a
+    /// core to itself, so that node counts compare lazy SMP fairly on a
+    /// busy machine (`analyse ttd`). Slower; never for play.
+    pub lockstep: bool,
 }
 
 impl Default for Options {
@@ -92,6 +96,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             tuned_eval: true,
+            lockstep: false,
         }
     }
 }

@@ -175,7 +175,10 @@ impl Worker<'_> {
     }
 
     /// One pass over the root moves with PVS; scores each move searched in
-    /// full and marks the others -INFINITE.
+    /// full and marks the others -INFINITE. With more threads, a move (not
+    /// the first) whose child another thread is in is put off until the
+    /// others are done, as in [`Worker::moves`]: the threads then share the
+    /// root's moves instead of meeting in each one's subtree first.
     fn search_root(
         &mut self,
         roots: &mut [RootMove],
@@ -187,17 +190,20 @@ impl Worker<'_> {
         for r in roots.iter_mut() {
             r.score = -INFINITE;
         }
-        for (i, r) in roots.iter_mut().enumerate() {
-            let m = r.mv;
-            let u = self.pos.play(m);
-            let v = self.child(depth - 1, alpha, beta, 1, i == 0);
-            self.pos.undo(m, u);
+        let spread = self.shared.busy.active();
+        let (n, mut later) = (roots.len(), Vec::new());
+        let mut k = 0;
+        while k < n + later.len() {
+            let i = if k < n { k } else { later[k - n] };
+            let may_defer = spread && 0 < k && k < n;
+            k += 1;
+            let Some(v) = self.root_move(&mut roots[i], depth, (alpha, beta), i == 0, may_defer)
+            else {
+                later.push(i);
+                continue;
+            };
             if self.aborted() {
                 return best;
-            }
-            if i == 0 || v > alpha {
-                r.score = v;
-                r.pv = std::iter::once(m).chain(self.pv(1)).collect();
             }
             if v > best {
                 best = v;
@@ -210,5 +216,32 @@ impl Worker<'_> {
             }
         }
         best
+    }
+
+    /// Searches root move `r` in `window` (with a null window first unless
+    /// `first`) and records its score and line if it is the first or beats
+    /// alpha; `None` if it is put off: `may_defer` and another thread is in
+    /// its child.
+    fn root_move(
+        &mut self,
+        r: &mut RootMove,
+        depth: u8,
+        (alpha, beta): (Value, Value),
+        first: bool,
+        may_defer: bool,
+    ) -> Option<Value> {
+        let m = r.mv;
+        let u = self.pos.play(m);
+        if may_defer && self.shared.busy.contains(self.pos.key()) {
+            self.pos.undo(m, u);
+            return None;
+        }
+        let v = self.child(depth - 1, alpha, beta, 1, first);
+        self.pos.undo(m, u);
+        if !self.aborted() && (first || v > alpha) {
+            r.score = v;
+            r.pv = std::iter::once(m).chain(self.pv(1)).collect();
+        }
+        Some(v)
     }
 }

@@ -9,6 +9,9 @@ use crate::search::Control;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
+/// How far, in nodes, a thread may run ahead of another in lockstep.
+pub const PACE: u64 = 4096;
+
 /// What all threads of one search share.
 pub struct Shared<'a> {
     /// The transposition table.
@@ -38,6 +41,10 @@ pub struct Shared<'a> {
     pub completed: AtomicU8,
     /// That iteration's root moves, best first.
     pub deepest: Mutex<Vec<RootMove>>,
+    /// Keep the threads at the same pace in nodes (see `Options::lockstep`).
+    pub lockstep: bool,
+    /// Each thread's nodes while pacing; `u64::MAX` once it is done.
+    pub paces: Vec<AtomicU64>,
 }
 
 impl<'a> Shared<'a> {
@@ -64,6 +71,8 @@ impl<'a> Shared<'a> {
             tuned,
             completed: AtomicU8::new(0),
             deepest: Mutex::new(Vec::new()),
+            lockstep: false,
+            paces: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -83,6 +92,26 @@ impl<'a> Shared<'a> {
         }
     }
 
+    /// With `lockstep`, records that thread `id` has visited `nodes` and
+    /// waits while it is more than [`PACE`] nodes ahead of another thread
+    /// (or the search is aborted).
+    pub fn pace(&self, id: usize, nodes: u64) {
+        if !self.lockstep {
+            return;
+        }
+        self.paces[id].store(nodes, Relaxed);
+        let slowest = || self.paces.iter().map(|p| p.load(Relaxed)).min();
+        while slowest().is_some_and(|m| nodes > m.saturating_add(PACE)) && !self.abort.load(Relaxed)
+        {
+            std::thread::yield_now();
+        }
+    }
+
+    /// Thread `id` has returned: the others no longer keep pace with it.
+    pub fn done(&self, id: usize) {
+        self.paces[id].store(u64::MAX, Relaxed);
+    }
+
     /// Copies the deepest completed iteration's root moves into `roots`;
     /// returns its depth.
     pub fn adopt(&self, roots: &mut [RootMove]) -> u8 {
@@ -91,5 +120,44 @@ impl<'a> Shared<'a> {
             roots.clone_from_slice(&deepest);
         }
         self.completed.load(Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::search::{Limits, Options};
+    use crate::variant::Variant;
+    use std::time::Instant;
+
+    /// A thread more than [`PACE`] nodes ahead waits for the slowest one,
+    /// and no longer once that one is done.
+    #[test]
+    fn lockstep_holds_the_leader_back_until_the_other_is_done() {
+        let (tt, control) = (Tt::new(1), Control::default());
+        let pos = Position::new(Variant::Standard);
+        let budget = Budget::new(
+            &pos,
+            &Limits::default(),
+            &Options::default(),
+            Instant::now(),
+        );
+        let shared = Shared {
+            lockstep: true,
+            ..Shared::new(&tt, &control, budget, 2, false)
+        };
+        shared.pace(0, PACE);
+        let waited = std::thread::scope(|scope| {
+            let leader = scope.spawn(|| {
+                shared.pace(0, 3 * PACE);
+                shared.paces[1].load(Relaxed)
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            shared.pace(1, PACE);
+            shared.done(1);
+            leader.join().unwrap()
+        });
+        assert_eq!(waited, u64::MAX);
     }
 }

@@ -171,6 +171,7 @@ impl<'a> Worker<'a> {
             .nodes
             .fetch_add(self.nodes - self.published, Relaxed);
         self.published = self.nodes;
+        self.shared.pace(self.id, self.nodes);
         if self.id != 0 {
             return;
         }
