@@ -92,20 +92,6 @@ impl Board {
         }
         (run, if self.colors[0] >> b & 1 != 0 { -1 } else { 1 })
     }
-
-    /// The runs from the empty square `s` and the slider ending each (0 if
-    /// none, else `apply` times its sign).
-    #[inline(always)]
-    fn ends(&self, s: usize, apply: i32) -> ([isize; 8], [i32; 8]) {
-        let mut runs = [0isize; 8];
-        let mut cuts = [0i32; 8];
-        for d in 0..8 {
-            let (run, sign) = self.end(s, d);
-            runs[d] = run as isize;
-            cuts[d] = apply * sign;
-        }
-        (runs, cuts)
-    }
 }
 
 /// The run of empty squares from `s` in direction `d`.
@@ -369,32 +355,65 @@ impl Map {
 
     /// Adds (`apply` 1) or takes back (-1) what `piece` placed on the empty
     /// square `s` changes: its own attacks, and the slider rays it cuts.
+    /// One line at a time, its two directions fixed at compile time: a
+    /// loop over the eight picked each one's tables at run time.
     fn place(&mut self, s: usize, (color, piece): (Color, Piece), apply: i32) {
         let sign = apply * if color == Color::White { -1 } else { 1 };
-        let (runs, cuts) = self.board.ends(s, apply);
         if matches!(piece, Piece::King | Piece::Knight) {
             self.attacks(s, piece, sign);
-        } else {
-            for d in (0..8).filter(|&d| slides_along(piece, d)) {
-                let len = runs[d];
-                for j in 1..=len {
-                    self.add(s as isize + j * step(d), sign * (len + 1 - j) as i32);
-                }
-            }
         }
-        for d in (0..8).filter(|&d| cuts[d] != 0) {
-            // The slider beyond reached `s` and `beyond` squares past it;
-            // now the squares between keep only themselves, and `s` and
-            // the squares past it lose all.
-            let cut = cuts[d];
-            let beyond = runs[d ^ 4];
-            let (up, down) = (step(d), step(d ^ 4));
-            for i in 1..=runs[d] {
-                self.add(s as isize + i * up, -cut * (1 + beyond) as i32);
-            }
-            for i in 0..=beyond {
-                self.add(s as isize + i * down, -cut * (1 + beyond - i) as i32);
-            }
+        let straight = slides_along(piece, 0);
+        let diagonal = slides_along(piece, 2);
+        self.place_line::<0, 4>(s, straight, sign, apply);
+        self.place_line::<1, 5>(s, straight, sign, apply);
+        self.place_line::<2, 6>(s, diagonal, sign, apply);
+        self.place_line::<3, 7>(s, diagonal, sign, apply);
+    }
+
+    /// [`Map::place`] on the line through `s` in directions `U` and
+    /// `D = U ^ 4`: the piece's own runs if it `slides` along it, and
+    /// the slider beyond each end cut off at `s`.
+    #[inline(always)]
+    fn place_line<const U: usize, const D: usize>(
+        &mut self,
+        s: usize,
+        slides: bool,
+        sign: i32,
+        apply: i32,
+    ) {
+        let (up, up_sign) = self.board.end(s, U);
+        let (down, down_sign) = self.board.end(s, D);
+        if slides {
+            self.add_run::<U>(s, 1, up, sign, sign);
+            self.add_run::<D>(s, 1, down, sign, sign);
+        }
+        if up_sign != 0 {
+            self.cut::<U, D>(s, up, down, -apply * up_sign);
+        }
+        if down_sign != 0 {
+            self.cut::<D, U>(s, down, up, -apply * down_sign);
+        }
+    }
+
+    /// The slider beyond the run of `run` squares from `s` in direction
+    /// `U` (`beyond` the run from `s` the other way, `D`) reached `s` and
+    /// the squares past it; now the squares between keep only themselves,
+    /// and `s` and the squares past it lose all: `v` times each share lost.
+    #[inline(always)]
+    fn cut<const U: usize, const D: usize>(&mut self, s: usize, run: i32, beyond: i32, v: i32) {
+        self.add_run::<U>(s, 1, run, 0, v * (1 + beyond));
+        self.add_run::<D>(s, 0, beyond, v, v);
+    }
+
+    /// Adds to the squares `from..=to` steps from `s` in direction `D`
+    /// `last + slope * (to - j)` at step `j` (`last` on the furthest).
+    #[inline(always)]
+    fn add_run<const D: usize>(&mut self, s: usize, from: i32, to: i32, slope: i32, last: i32) {
+        let (mut j, mut v) = (to, last);
+        while j >= from {
+            self.add(s as isize + j as isize * step(D), v);
+            v += slope;
+            j -= 1;
         }
     }
 
