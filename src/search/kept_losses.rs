@@ -52,9 +52,9 @@ impl Board {
         x
     }
 
-    /// The pieces that `self` and `other` both have, on the same squares.
-    fn common(&self, other: &Board) -> Board {
-        let keep = !self.changed(other);
+    /// The pieces of `self` off the squares `changed`.
+    fn without(&self, changed: u64) -> Board {
+        let keep = !changed;
         Board {
             colors: self.colors.map(|c| c & keep),
             pieces: self.pieces.map(|p| p & keep),
@@ -127,8 +127,8 @@ impl KeptLosses {
     /// would take from Black minus those it would take from White.
     pub fn update(&mut self, pos: &Position) -> &[i8; 64] {
         let now = Board::of(pos);
-        let i = self.nearer(&now);
-        self.maps[i].drop_missing(&now);
+        let (i, changed) = self.nearer(&now);
+        self.maps[i].drop_missing(&now, changed);
         // The shared part stays for the next node.
         self.maps[1 - i] = self.maps[i];
         self.maps[i].bring(now);
@@ -141,9 +141,8 @@ impl KeptLosses {
     /// up to date costs more than those few squares.
     pub fn near(&mut self, pos: &Position) -> (&[i8; 64], Option<Placed>) {
         let now = Board::of(pos);
-        let i = self.nearer(&now);
-        self.maps[i].drop_missing(&now);
-        let added = self.maps[i].board.changed(&now);
+        let (i, changed) = self.nearer(&now);
+        let added = self.maps[i].drop_missing(&now, changed);
         if self.cut && added.count_ones() == 1 {
             let q = added.trailing_zeros() as usize;
             let placed = Placed::new(&self.maps[i].board, i, q, now.piece_on(q));
@@ -173,13 +172,15 @@ impl KeptLosses {
         &m.map
     }
 
-    /// The index of the map nearer to `now`.
-    fn nearer(&self, now: &Board) -> usize {
-        let [a, b] = self
-            .maps
-            .each_ref()
-            .map(|m| m.board.changed(now).count_ones());
-        usize::from(b < a)
+    /// The index of the map nearer to `now`, and the squares where it
+    /// differs from `now`.
+    fn nearer(&self, now: &Board) -> (usize, u64) {
+        let [a, b] = self.maps.each_ref().map(|m| m.board.changed(now));
+        if b.count_ones() < a.count_ones() {
+            (1, b)
+        } else {
+            (0, a)
+        }
     }
 }
 
@@ -323,13 +324,15 @@ impl Default for Map {
 }
 
 impl Map {
-    /// Takes back the pieces that `now` does not have: what is left to
-    /// bring is pieces to add.
+    /// Takes back the pieces that `now` does not have (`changed` the
+    /// squares where the map's board differs from `now`): what is left to
+    /// bring is pieces to add, on the squares returned.
     #[inline]
-    fn drop_missing(&mut self, now: &Board) {
-        if self.board.changed(now) & self.board.occupied() != 0 {
-            self.bring(self.board.common(now));
+    fn drop_missing(&mut self, now: &Board, changed: u64) -> u64 {
+        if changed & self.board.occupied() != 0 {
+            self.bring(self.board.without(changed));
         }
+        changed & now.occupied()
     }
 
     /// Brings the map up to date for `now`.
@@ -445,7 +448,8 @@ impl Map {
 
     #[inline(always)]
     fn add(&mut self, s: isize, v: i32) {
-        let m = &mut self.map[s as usize];
+        // In range: `s` is a square of the board (no bounds check).
+        let m = &mut self.map[s as usize & 63];
         *m = (*m as i32 + v) as i8;
     }
 
