@@ -52,9 +52,9 @@ impl Board {
         x
     }
 
-    /// The pieces that `self` and `other` both have, on the same squares.
-    fn common(&self, other: &Board) -> Board {
-        let keep = !self.changed(other);
+    /// The pieces of `self` off the squares `changed`.
+    fn without(&self, changed: u64) -> Board {
+        let keep = !changed;
         Board {
             colors: self.colors.map(|c| c & keep),
             pieces: self.pieces.map(|p| p & keep),
@@ -92,20 +92,6 @@ impl Board {
         }
         (run, if self.colors[0] >> b & 1 != 0 { -1 } else { 1 })
     }
-
-    /// The runs from the empty square `s` and the slider ending each (0 if
-    /// none, else `apply` times its sign).
-    #[inline(always)]
-    fn ends(&self, s: usize, apply: i32) -> ([isize; 8], [i32; 8]) {
-        let mut runs = [0isize; 8];
-        let mut cuts = [0i32; 8];
-        for d in 0..8 {
-            let (run, sign) = self.end(s, d);
-            runs[d] = run as isize;
-            cuts[d] = apply * sign;
-        }
-        (runs, cuts)
-    }
 }
 
 /// The run of empty squares from `s` in direction `d`.
@@ -141,8 +127,8 @@ impl KeptLosses {
     /// would take from Black minus those it would take from White.
     pub fn update(&mut self, pos: &Position) -> &[i8; 64] {
         let now = Board::of(pos);
-        let i = self.nearer(&now);
-        self.maps[i].drop_missing(&now);
+        let (i, changed) = self.nearer(&now);
+        self.maps[i].drop_missing(&now, changed);
         // The shared part stays for the next node.
         self.maps[1 - i] = self.maps[i];
         self.maps[i].bring(now);
@@ -155,9 +141,8 @@ impl KeptLosses {
     /// up to date costs more than those few squares.
     pub fn near(&mut self, pos: &Position) -> (&[i8; 64], Option<Placed>) {
         let now = Board::of(pos);
-        let i = self.nearer(&now);
-        self.maps[i].drop_missing(&now);
-        let added = self.maps[i].board.changed(&now);
+        let (i, changed) = self.nearer(&now);
+        let added = self.maps[i].drop_missing(&now, changed);
         if self.cut && added.count_ones() == 1 {
             let q = added.trailing_zeros() as usize;
             let placed = Placed::new(&self.maps[i].board, i, q, now.piece_on(q));
@@ -187,13 +172,15 @@ impl KeptLosses {
         &m.map
     }
 
-    /// The index of the map nearer to `now`.
-    fn nearer(&self, now: &Board) -> usize {
-        let [a, b] = self
-            .maps
-            .each_ref()
-            .map(|m| m.board.changed(now).count_ones());
-        usize::from(b < a)
+    /// The index of the map nearer to `now`, and the squares where it
+    /// differs from `now`.
+    fn nearer(&self, now: &Board) -> (usize, u64) {
+        let [a, b] = self.maps.each_ref().map(|m| m.board.changed(now));
+        if b.count_ones() < a.count_ones() {
+            (1, b)
+        } else {
+            (0, a)
+        }
     }
 }
 
@@ -337,13 +324,15 @@ impl Default for Map {
 }
 
 impl Map {
-    /// Takes back the pieces that `now` does not have: what is left to
-    /// bring is pieces to add.
+    /// Takes back the pieces that `now` does not have (`changed` the
+    /// squares where the map's board differs from `now`): what is left to
+    /// bring is pieces to add, on the squares returned.
     #[inline]
-    fn drop_missing(&mut self, now: &Board) {
-        if self.board.changed(now) & self.board.occupied() != 0 {
-            self.bring(self.board.common(now));
+    fn drop_missing(&mut self, now: &Board, changed: u64) -> u64 {
+        if changed & self.board.occupied() != 0 {
+            self.bring(self.board.without(changed));
         }
+        changed & now.occupied()
     }
 
     /// Brings the map up to date for `now`.
@@ -369,32 +358,65 @@ impl Map {
 
     /// Adds (`apply` 1) or takes back (-1) what `piece` placed on the empty
     /// square `s` changes: its own attacks, and the slider rays it cuts.
+    /// One line at a time, its two directions fixed at compile time: a
+    /// loop over the eight picked each one's tables at run time.
     fn place(&mut self, s: usize, (color, piece): (Color, Piece), apply: i32) {
         let sign = apply * if color == Color::White { -1 } else { 1 };
-        let (runs, cuts) = self.board.ends(s, apply);
         if matches!(piece, Piece::King | Piece::Knight) {
             self.attacks(s, piece, sign);
-        } else {
-            for d in (0..8).filter(|&d| slides_along(piece, d)) {
-                let len = runs[d];
-                for j in 1..=len {
-                    self.add(s as isize + j * step(d), sign * (len + 1 - j) as i32);
-                }
-            }
         }
-        for d in (0..8).filter(|&d| cuts[d] != 0) {
-            // The slider beyond reached `s` and `beyond` squares past it;
-            // now the squares between keep only themselves, and `s` and
-            // the squares past it lose all.
-            let cut = cuts[d];
-            let beyond = runs[d ^ 4];
-            let (up, down) = (step(d), step(d ^ 4));
-            for i in 1..=runs[d] {
-                self.add(s as isize + i * up, -cut * (1 + beyond) as i32);
-            }
-            for i in 0..=beyond {
-                self.add(s as isize + i * down, -cut * (1 + beyond - i) as i32);
-            }
+        let straight = slides_along(piece, 0);
+        let diagonal = slides_along(piece, 2);
+        self.place_line::<0, 4>(s, straight, sign, apply);
+        self.place_line::<1, 5>(s, straight, sign, apply);
+        self.place_line::<2, 6>(s, diagonal, sign, apply);
+        self.place_line::<3, 7>(s, diagonal, sign, apply);
+    }
+
+    /// [`Map::place`] on the line through `s` in directions `U` and
+    /// `D = U ^ 4`: the piece's own runs if it `slides` along it, and
+    /// the slider beyond each end cut off at `s`.
+    #[inline(always)]
+    fn place_line<const U: usize, const D: usize>(
+        &mut self,
+        s: usize,
+        slides: bool,
+        sign: i32,
+        apply: i32,
+    ) {
+        let (up, up_sign) = self.board.end(s, U);
+        let (down, down_sign) = self.board.end(s, D);
+        if slides {
+            self.add_run::<U>(s, 1, up, sign, sign);
+            self.add_run::<D>(s, 1, down, sign, sign);
+        }
+        if up_sign != 0 {
+            self.cut::<U, D>(s, up, down, -apply * up_sign);
+        }
+        if down_sign != 0 {
+            self.cut::<D, U>(s, down, up, -apply * down_sign);
+        }
+    }
+
+    /// The slider beyond the run of `run` squares from `s` in direction
+    /// `U` (`beyond` the run from `s` the other way, `D`) reached `s` and
+    /// the squares past it; now the squares between keep only themselves,
+    /// and `s` and the squares past it lose all: `v` times each share lost.
+    #[inline(always)]
+    fn cut<const U: usize, const D: usize>(&mut self, s: usize, run: i32, beyond: i32, v: i32) {
+        self.add_run::<U>(s, 1, run, 0, v * (1 + beyond));
+        self.add_run::<D>(s, 0, beyond, v, v);
+    }
+
+    /// Adds to the squares `from..=to` steps from `s` in direction `D`
+    /// `last + slope * (to - j)` at step `j` (`last` on the furthest).
+    #[inline(always)]
+    fn add_run<const D: usize>(&mut self, s: usize, from: i32, to: i32, slope: i32, last: i32) {
+        let (mut j, mut v) = (to, last);
+        while j >= from {
+            self.add(s as isize + j as isize * step(D), v);
+            v += slope;
+            j -= 1;
         }
     }
 
@@ -426,7 +448,8 @@ impl Map {
 
     #[inline(always)]
     fn add(&mut self, s: isize, v: i32) {
-        let m = &mut self.map[s as usize];
+        // In range: `s` is a square of the board (no bounds check).
+        let m = &mut self.map[s as usize & 63];
         *m = (*m as i32 + v) as i8;
     }
 

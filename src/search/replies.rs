@@ -167,17 +167,28 @@ impl Replies {
     /// ending the run one way loses `k` and the run the other way, which
     /// towards `t` is empty. Only the rays that hold a Black slider at all
     /// are followed.
+    /// Each direction its own call, its tables fixed at compile time.
     pub fn black_block(&self, k: Square, e: usize) -> i32 {
-        let black = self.lines.map(|l| l & !self.white);
-        let mut loss = 0;
-        for d in 0..8 {
-            let sliders = black[usize::from(!is_orthogonal(d))];
-            if d == e ^ 4 || RAYS[d][k.index()] & sliders == 0 || self.end(k, d).sign <= 0 {
-                continue;
-            }
-            loss += 1 + if d == e { 0 } else { self.end(k, d ^ 4).run };
+        let [straight, diagonal] = self.lines.map(|l| l & !self.white);
+        self.block_from::<0, 4>(k, e, straight)
+            + self.block_from::<1, 5>(k, e, straight)
+            + self.block_from::<2, 6>(k, e, diagonal)
+            + self.block_from::<3, 7>(k, e, diagonal)
+            + self.block_from::<4, 0>(k, e, straight)
+            + self.block_from::<5, 1>(k, e, straight)
+            + self.block_from::<6, 2>(k, e, diagonal)
+            + self.block_from::<7, 3>(k, e, diagonal)
+    }
+
+    /// [`Replies::black_block`]'s share of a Black slider (of `sliders`,
+    /// those moving along direction `D`) ending the run from `k` that way;
+    /// `B` the opposite direction.
+    #[inline(always)]
+    fn block_from<const D: usize, const B: usize>(&self, k: Square, e: usize, sliders: u64) -> i32 {
+        if D == e ^ 4 || RAYS[D][k.index()] & sliders == 0 || self.end(k, D).sign <= 0 {
+            return 0;
         }
-        loss
+        1 + if D == e { 0 } else { self.end(k, B).run }
     }
 
     /// Black's King's gain on the empty square `k` next to `t`, once White's
@@ -259,6 +270,36 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// [`Replies::black_block`] the slow way: a loop over the directions.
+    fn black_block_by_loop(r: &Replies, k: Square, e: usize) -> i32 {
+        let black = r.lines.map(|l| l & !r.white);
+        let mut loss = 0;
+        for d in 0..8 {
+            let sliders = black[usize::from(!is_orthogonal(d))];
+            if d == e ^ 4 || RAYS[d][k.index()] & sliders == 0 || r.end(k, d).sign <= 0 {
+                continue;
+            }
+            loss += 1 + if d == e { 0 } else { r.end(k, d ^ 4).run };
+        }
+        loss
+    }
+
+    #[test]
+    fn black_blocks_match_a_loop_over_directions() {
+        let (mut checked, mut blocked) = (0, 0);
+        for (pos, _, targets, r) in two_left_nodes(0x5DEE_CE66_D1CE_4E5B) {
+            for t in targets {
+                for k in crate::attacks::king(t) & pos.empty() {
+                    let e = super::super::endgame::towards(t, k);
+                    let want = black_block_by_loop(&r, k, e);
+                    assert_eq!(r.black_block(k, e), want, "{} {t} {k}", pos.fen());
+                    (checked, blocked) = (checked + 1, blocked + usize::from(want != 0));
+                }
+            }
+        }
+        assert!(checked > 10_000 && blocked > 1_000, "{checked} {blocked}");
     }
 
     /// Does the line from `t` that way end at a White slider moving along it?
