@@ -4,6 +4,7 @@
 pub mod bench;
 mod busy;
 mod endgame;
+mod etc;
 pub mod eval;
 mod frame;
 mod frontier;
