@@ -4,7 +4,6 @@
 pub mod bench;
 mod busy;
 mod endgame;
-mod etc;
 pub mod eval;
 mod frame;
 mod frontier;

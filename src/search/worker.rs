@@ -9,7 +9,7 @@ use super::kept_losses::KeptLosses;
 use super::moves::Picker;
 use super::open_three::Three;
 use super::tt::TtBound;
-use super::{INFINITE, SCALE, Value, busy, endgame, etc, frontier, standard_three};
+use super::{INFINITE, SCALE, Value, busy, endgame, frontier, standard_three};
 use crate::position::Position;
 use crate::symmetry;
 use crate::types::Placement;
@@ -324,14 +324,6 @@ impl<'a> Worker<'a> {
         if depth == 1 && left >= 4 {
             let (v, m) = frontier::search(self, beta, ply, hit.and_then(|h| h.mv));
             self.store(key, alpha, beta, v, m, 1);
-            return v;
-        }
-        if !pv_node
-            && depth >= left
-            && left >= etc::MIN_LEFT
-            && let Some((v, m)) = etc::cutoff(self, depth, beta)
-        {
-            self.store(key, alpha, beta, v, Some(m), depth);
             return v;
         }
         let tt_move = hit.and_then(|h| h.move_for(depth, left));
