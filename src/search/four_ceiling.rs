@@ -86,6 +86,13 @@ struct Answer {
     /// King there, in points.
     kings: [(Square, i32); 8],
     len: usize,
+    /// The lowest of those values: Black's best reply.
+    low: i32,
+    /// `t` and the King's squares, and every square next to them: a piece
+    /// of White's outside, not cut off by them from a slider's ray, leaves
+    /// every reply's ceiling as it is.
+    zone: Bitboard,
+    reach: Bitboard,
     /// The second lowest of those values (the lowest if alone): whichever
     /// square White's 7th piece takes, a King reply stays that gives at
     /// most this, the two terms of that piece added.
@@ -102,8 +109,9 @@ struct Ceiling {
     map: [i32; 64],
     /// Black's square `s` (never covered: Black's reply would not exist).
     s: Square,
-    /// The answers, highest `top` first.
     answers: [Answer; 64],
+    /// The indices of the answers, highest `top` first.
+    order: [u8; 64],
     len: usize,
     /// By square: the rays of White's sliders through it, and what they
     /// would lose to a blocker there.
@@ -130,6 +138,9 @@ impl Ceiling {
             t: reply.square,
             kings: [(reply.square, 0); 8],
             len: 0,
+            low: 0,
+            zone: Bitboard::EMPTY,
+            reach: Bitboard::EMPTY,
             top: 0,
         };
         let (mut answers, mut len) = ([none; 64], 0);
@@ -154,9 +165,19 @@ impl Ceiling {
                 };
             }
             a.top = if second == i32::MAX { low } else { second };
+            a.low = low;
+            a.zone = kings | Bitboard::from_square(t);
+            a.reach = a.zone.adjacent();
             len += 1;
         }
-        answers[..len].sort_unstable_by_key(|a| -a.top);
+        // `top` then index in one key: sorting the answers themselves
+        // moved 80 bytes a swap.
+        let mut keys = [0i32; 64];
+        for (i, key) in keys[..len].iter_mut().enumerate() {
+            *key = (answers[i].top << 6) | i as i32;
+        }
+        keys[..len].sort_unstable_by(|a, b| b.cmp(a));
+        let order = keys.map(|k| (k & 63) as u8);
         let (shadow, slider_loss) = white_shadows(&r);
         Some(Ceiling {
             piece,
@@ -164,6 +185,7 @@ impl Ceiling {
             map,
             s: reply.square,
             answers,
+            order,
             len,
             shadow,
             slider_loss,
@@ -178,7 +200,8 @@ impl Ceiling {
         let (shadow, loss) = (self.shadow[u.index()], self.slider_loss[u.index()]);
         let near = attacks::king(u);
         let mut best = None;
-        for a in &self.answers[..self.len] {
+        for &i in &self.order[..self.len] {
+            let a = &self.answers[i as usize];
             if best.is_some_and(|b| b >= gain + a.top + 1 + loss) {
                 // The answers left give no more.
                 break;
@@ -186,12 +209,21 @@ impl Ceiling {
             if a.t == u {
                 continue;
             }
-            let cut_t = if shadow.has(a.t) { loss } else { 0 };
+            if !a.reach.has(u) && (shadow & a.zone).is_empty() {
+                // Far from every reply: each keeps its value.
+                let v = gain + a.low;
+                if v > limit {
+                    return Some(v);
+                }
+                best = best.max(Some(v));
+                continue;
+            }
+            let cut_t = shadow.has(a.t);
             let worst = a.kings[..a.len]
                 .iter()
                 .filter(|&&(k, _)| k != u)
                 .map(|&(k, v)| {
-                    let cut = if shadow.has(k) { loss } else { cut_t };
+                    let cut = if cut_t || shadow.has(k) { loss } else { 0 };
                     v + i32::from(near.has(k)) + cut
                 })
                 .min();
@@ -274,14 +306,13 @@ fn white_shadows(r: &Position) -> ([Bitboard; 64], [i32; 64]) {
         };
         for d in (0..8).filter(|&d| slides_along(p, d)) {
             let squares = ray(d, l, occ) & empty;
-            let mut left = squares.count() as i32;
-            // Nearest first: a blocker there takes the whole ray.
-            let mut order: Vec<Square> = squares.into_iter().collect();
-            order.sort_by_key(|x| attacks::DISTANCE[l.index()][x.index()]);
-            for x in order {
-                shadow[x.index()] |= squares;
-                loss[x.index()] += left;
-                left -= 1;
+            let len = squares.count() as i32;
+            // A blocker `j` steps out takes the rest of the ray, itself included.
+            let mut x = l.index() as isize;
+            for left in (1..=len).rev() {
+                x += attacks::step(d);
+                shadow[x as usize] |= squares;
+                loss[x as usize] += left;
             }
         }
     }
