@@ -130,6 +130,9 @@ impl Ceiling {
             return None;
         }
         let r = with_black(pos, reply);
+        if !always_touches(&r, last) {
+            return None;
+        }
         let map = loss_map(&r, Color::White);
         let replies = Replies::new(&r, last, &map.map(|v| v as i8));
         let base = r.points(Color::White) - r.points(Color::Black);
@@ -281,6 +284,31 @@ fn black_may(pos: &Position, reply: Placement) -> bool {
     let dark = !(bishops & Bitboard::DARK).is_empty();
     let light = !(bishops & Bitboard::LIGHT).is_empty();
     p != Piece::Bishop || !(dark && s.is_dark() || light && !s.is_dark())
+}
+
+/// Does White's last piece keep a legal square touching the board of `r`
+/// whatever White's 7th piece does? Else rule 7 might let it go anywhere,
+/// beyond the answers the ceiling looks at. Two squares of each colour
+/// it may take (a Bishop's colour follows White's other Bishop, on the
+/// board or placed as its 7th piece), each with two empty neighbours:
+/// the 7th piece takes at most one of them, or one neighbour of each.
+fn always_touches(r: &Position, last: Piece) -> bool {
+    let empty = r.empty();
+    let ok = empty & r.occupied().adjacent();
+    let roomy = |b: Bitboard| {
+        b.into_iter()
+            .filter(|&t| (attacks::king(t) & empty).count() >= 2)
+            .count()
+            >= 2
+    };
+    if last != Piece::Bishop {
+        return roomy(ok);
+    }
+    let placed = r.pieces_of(Color::White, Piece::Bishop);
+    [Bitboard::DARK, Bitboard::LIGHT]
+        .into_iter()
+        .filter(|&c| (placed & c).is_empty())
+        .all(|c| roomy(ok & c))
 }
 
 /// The board of `pos` with Black's `reply` on it.
