@@ -5,6 +5,7 @@ pub mod bench;
 mod busy;
 mod endgame;
 pub mod eval;
+mod four_ceiling;
 mod frame;
 mod frontier;
 mod go;

@@ -4,6 +4,7 @@
 pub use super::shared::Shared;
 
 use super::eval::evaluate;
+use super::four_ceiling::Covered;
 use super::history::Tables;
 use super::kept_losses::KeptLosses;
 use super::moves::Picker;
@@ -371,6 +372,7 @@ impl<'a> Worker<'a> {
         let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
+        let (mut covered, mut cover_tried) = (Covered::default(), false);
         loop {
             let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
@@ -384,6 +386,15 @@ impl<'a> Worker<'a> {
                 None => break,
             };
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
+                continue;
+            }
+            if n == 1 && !cover_tried {
+                // The first child did not cut: most likely none will.
+                cover_tried = true;
+                covered = Covered::at(self, alpha);
+            }
+            if covered.has(m) {
+                best = best.max(covered.value);
                 continue;
             }
             if left >= 3 {
