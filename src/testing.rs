@@ -1,6 +1,7 @@
-//! What the unit tests share: one small random generator.
+//! What the unit tests share: one small random generator, and random games.
 
 use crate::position::Position;
+use crate::variant::Variant;
 
 /// The unit tests' xorshift generator; each call steps it once.
 pub struct Rng(pub u64);
@@ -23,5 +24,14 @@ impl Rng {
     pub fn play(&mut self, pos: &mut Position) {
         let moves = pos.legal_moves().to_vec();
         pos.play(moves[self.below(moves.len())]);
+    }
+
+    /// A `variant` game played at random until `left` plies are left.
+    pub fn position(&mut self, variant: Variant, left: u8) -> Position {
+        let mut pos = Position::new(variant);
+        while pos.plies_left() > left {
+            self.play(&mut pos);
+        }
+        pos
     }
 }

@@ -380,10 +380,7 @@ mod tests {
         let mut tables = Tables::default();
         let (mut lows, mut spared) = (0, 0);
         for _ in 0..300 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > LEFT {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, LEFT);
             let want = alpha_beta(&mut pos.clone(), -INFINITE, INFINITE);
             // Mostly windows above the value: the nodes that fail low.
             let windows = [
@@ -444,10 +441,7 @@ mod tests {
         let mut rng = Rng(0xF0C3_1196_0000_5EED);
         let (mut checked, mut tight, mut slack) = (0, 0, 0);
         for _ in 0..400 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > LEFT {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, LEFT);
             let groups: Vec<_> = pos.legal_moves().groups().collect();
             let (piece, targets) = groups[rng.below(groups.len())];
             // Black's reply: mostly one that touches, now and then any.

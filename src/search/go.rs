@@ -237,10 +237,7 @@ mod tests {
     fn two_threads_solve_to_one_threads_value() {
         let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         for i in 0..8 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 9 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, 9);
             let (want, _) = Searcher::default().solve(&pos, -INFINITE, INFINITE);
             let mut s = Searcher::new(super::super::Options {
                 threads: 2,
@@ -270,10 +267,7 @@ mod tests {
     fn go_asked_to_solve_reports_the_solved_value() {
         let mut rng = crate::testing::Rng(0xD1B5_4A32_D192_ED03);
         for _ in 0..6 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 8 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, 8);
             let mut s = Searcher::default();
             let (want, _) = s.solve(&pos, -INFINITE, INFINITE);
             s.clear();

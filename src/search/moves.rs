@@ -347,10 +347,7 @@ mod tests {
         let mut three = Three::default();
         let mut framed = 0;
         for _ in 0..300 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 3);
             three.set(&pos);
             let legal = pos.legal_moves().to_vec();
             some_history(&mut rng, &mut tables, &pos, &legal);

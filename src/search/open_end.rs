@@ -531,10 +531,7 @@ mod tests {
         let mut rng = crate::testing::Rng(0x5DEE_CE66_D1CE_4E5B);
         let mut cuts = [0; 2];
         for _ in 0..60 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 3);
             let mut three = Three::default();
             three.set(&pos);
             for m in pos.legal_moves().iter().step_by(7) {
@@ -631,10 +628,7 @@ mod tests {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         let mut cuts = [0; 2];
         for _ in 0..40 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 2 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 2);
             let us = pos.side_to_move();
             let held = |c| Piece::ALL.into_iter().find(|&p| pos.in_hand(c, p) > 0);
             let (piece, reply) = (held(us).unwrap(), held(us.flip()).unwrap());
@@ -673,10 +667,7 @@ mod tests {
     fn touched_gains_match_playing() {
         let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 2 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 2);
             let us = pos.side_to_move();
             let them = us.flip().index();
             for reply in Piece::ALL {

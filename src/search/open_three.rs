@@ -140,10 +140,7 @@ mod tests {
     fn children_equal_their_scratch_nodes() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..100 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 3);
             let mut three = Three::default();
             three.set(&pos);
             for m in pos.legal_moves().iter() {
@@ -174,10 +171,7 @@ mod tests {
     fn best_gains_are_those_of_a_scan() {
         let mut rng = crate::testing::Rng(0x5DEE_CE66_D1CE_4E5B);
         for _ in 0..200 {
-            let mut pos = Position::new(Variant::Open);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Open, 3);
             let mut three = Three::default();
             three.set(&pos);
             let us = pos.side_to_move();

@@ -225,10 +225,7 @@ mod tests {
     fn two_left_nodes(seed: u64) -> impl Iterator<Item = (Position, Piece, Bitboard, Replies)> {
         let mut rng = crate::testing::Rng(seed);
         (0..300).filter_map(move |_| {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 2 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, 2);
             let (piece, targets) = pos.legal_moves().groups().next()?;
             let r = Replies::new(&pos, piece, KeptLosses::default().update(&pos));
             Some((pos, piece, targets, r))

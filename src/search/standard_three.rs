@@ -279,10 +279,7 @@ mod tests {
         let (mut fast_tables, mut slow_tables) = (Tables::default(), Tables::default());
         let mut cuts = 0;
         for i in 0..400 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, 3);
             let moves = pos.legal_moves().to_vec();
             // A table move: none, legal, or one of the other side's.
             let tt = match i % 3 {
@@ -319,10 +316,7 @@ mod tests {
         let (mut tables, mut plain) = (Tables::default(), Tables::default());
         let (mut spared, mut lows) = (0, 0);
         for _ in 0..2000 {
-            let mut pos = Position::new(Variant::Standard);
-            while pos.plies_left() > 3 {
-                rng.play(&mut pos);
-            }
+            let pos = rng.position(Variant::Standard, 3);
             let want = run(&pos, &mut tables, (-INFINITE, INFINITE), None, None).0;
             // The window mostly above the value: the nodes that fail low.
             let windows = [

@@ -155,10 +155,7 @@ mod tests {
         let (checked, tight, nodes, slack) = with_worker(&start, &mut tables, |w| {
             let (mut checked, mut tight, mut nodes, mut slack) = (0, 0, 0, 0);
             for _ in 0..2500 {
-                let mut pos = Position::new(Variant::Standard);
-                while pos.plies_left() > 3 {
-                    rng.play(&mut pos);
-                }
+                let pos = rng.position(Variant::Standard, 3);
                 let Some((piece, targets)) = pos.legal_moves().groups().next() else {
                     continue;
                 };
