@@ -17,7 +17,6 @@
 //! `t` against one King reply (any reply bounds White's value) then
 //! bounds every `u` alone.
 
-use super::endgame::towards;
 use super::losses::loss_map;
 use super::replies::Replies;
 use super::segments::own_points;
@@ -193,8 +192,8 @@ impl Ceiling {
             a.t = t;
             a.len = 0;
             let (mut low, mut second) = (i32::MAX, i32::MAX);
-            for k in kings {
-                let v = g - replies.king(t, k, towards(t, k));
+            replies.kings(t, |k, king| {
+                let v = g - king;
                 a.kings[a.len as usize] = (k, v as i16);
                 a.len += 1;
                 (low, second) = if v < low {
@@ -202,7 +201,7 @@ impl Ceiling {
                 } else {
                     (low, second.min(v))
                 };
-            }
+            });
             a.top = if second == i32::MAX { low } else { second };
             a.low = low;
             a.zone = kings | Bitboard::from_square(t);
