@@ -17,7 +17,6 @@
 //! `t` against one King reply (any reply bounds White's value) then
 //! bounds every `u` alone.
 
-use super::endgame::towards;
 use super::losses::loss_map;
 use super::replies::Replies;
 use super::segments::own_points;
@@ -55,16 +54,18 @@ impl Covered {
         if pos.variant() != Variant::Standard || pos.plies_left() != LEFT {
             return None;
         }
-        let reply = reply?;
+        let board = Board::new(pos, reply?)?;
         let mut c = Covered {
             squares: [Bitboard::EMPTY; 5],
             value: Value::MIN,
         };
+        // One for both pieces: its 64 answers built in place, not moved.
+        let mut ceiling = Ceiling::empty(board.s);
         for (piece, targets) in pos.legal_moves().groups() {
-            let Some(ceiling) = Ceiling::new(pos, piece, targets, reply) else {
+            if !ceiling.set(pos, &board, piece, targets) {
                 continue;
-            };
-            let (value, squares) = ceiling.cover(targets, alpha);
+            }
+            let (value, squares) = ceiling.cover(&board, targets, alpha);
             c.squares[piece.index()] = squares;
             c.value = c.value.max(value);
         }
@@ -83,9 +84,9 @@ impl Covered {
 struct Answer {
     t: Square,
     /// The King's squares, and the final value for White of R + `t` + the
-    /// King there, in points.
-    kings: [(Square, i32); 8],
-    len: usize,
+    /// King there, in points (16 bits: half the bytes to write).
+    kings: [(Square, i16); 8],
+    len: u8,
     /// The lowest of those values: Black's best reply.
     low: i32,
     /// `t` and the King's squares, and every square next to them: a piece
@@ -99,54 +100,87 @@ struct Answer {
     top: i32,
 }
 
-/// What bounds White's 7th piece on each square: the board R, White's
-/// last piece's answers on it with their King replies, and what White's
-/// sliders would lose to a blocker on each square.
-struct Ceiling {
-    piece: Piece,
-    occupied: Bitboard,
+/// The board R (Black's reply `s` on the board), what both of White's
+/// pieces share: its loss map and what White's sliders would lose to a
+/// blocker on each square.
+struct Board {
+    r: Position,
     /// R's loss map ([`loss_map`], White's view).
     map: [i32; 64],
     /// Black's square `s` (never covered: Black's reply would not exist).
     s: Square,
-    answers: [Answer; 64],
-    /// The indices of the answers, highest `top` first.
-    order: [u8; 64],
-    len: usize,
     /// By square: the rays of White's sliders through it, and what they
     /// would lose to a blocker there.
     shadow: [Bitboard; 64],
     slider_loss: [i32; 64],
 }
 
-impl Ceiling {
-    /// The ceiling of White's `piece` (one of the two it holds) on each of
-    /// `targets` when Black answers with `reply`; `None` if that reply may
-    /// not be legal. White's last piece may answer next to the board or
-    /// to its 7th piece.
-    fn new(pos: &Position, piece: Piece, targets: Bitboard, reply: Placement) -> Option<Ceiling> {
-        let last = other_piece(pos, piece)?;
+impl Board {
+    /// R for Black's `reply` to the current position; `None` if that
+    /// reply may not be legal.
+    fn new(pos: &Position, reply: Placement) -> Option<Board> {
         if !black_may(pos, reply) {
             return None;
         }
         let r = with_black(pos, reply);
-        if !always_touches(&r, last) {
-            return None;
-        }
         let map = loss_map(&r, Color::White);
-        let replies = Replies::new(&r, last, &map.map(|v| v as i8));
-        let base = r.points(Color::White) - r.points(Color::Black);
-        let empty = r.empty();
+        let (shadow, slider_loss) = white_shadows(&r);
+        Some(Board {
+            r,
+            map,
+            s: reply.square,
+            shadow,
+            slider_loss,
+        })
+    }
+}
+
+/// What bounds White's 7th piece on each square: White's last piece's
+/// answers on R with their King replies.
+struct Ceiling {
+    piece: Piece,
+    answers: [Answer; 64],
+    /// The indices of the answers, highest `top` first.
+    order: [u8; 64],
+    len: usize,
+}
+
+impl Ceiling {
+    /// A ceiling with no answers yet (`s` any square).
+    fn empty(s: Square) -> Ceiling {
         let none = Answer {
-            t: reply.square,
-            kings: [(reply.square, 0); 8],
+            t: s,
+            kings: [(s, 0); 8],
             len: 0,
             low: 0,
             zone: Bitboard::EMPTY,
             reach: Bitboard::EMPTY,
             top: 0,
         };
-        let (mut answers, mut len) = ([none; 64], 0);
+        Ceiling {
+            piece: Piece::King,
+            answers: [none; 64],
+            order: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// Makes this the ceiling of White's `piece` (one of the two it holds)
+    /// on each of `targets` when Black answers on `b`; false if White's
+    /// last piece might go beyond the answers looked at. White's last
+    /// piece may answer next to the board or to its 7th piece.
+    fn set(&mut self, pos: &Position, b: &Board, piece: Piece, targets: Bitboard) -> bool {
+        let Some(last) = other_piece(pos, piece) else {
+            return false;
+        };
+        let r = &b.r;
+        if !always_touches(r, last) {
+            return false;
+        }
+        let replies = Replies::new(r, last, &b.map.map(|v| v as i8));
+        let base = r.points(Color::White) - r.points(Color::Black);
+        let empty = r.empty();
+        let mut len = 0;
         for t in empty & (r.occupied() | targets).adjacent() {
             let kings = attacks::king(t) & empty;
             if kings.is_empty() {
@@ -154,19 +188,20 @@ impl Ceiling {
                 continue;
             }
             let g = base + replies.gain(t);
-            let a = &mut answers[len];
+            let a = &mut self.answers[len];
             a.t = t;
+            a.len = 0;
             let (mut low, mut second) = (i32::MAX, i32::MAX);
-            for k in kings {
-                let v = g - replies.king(t, k, towards(t, k));
-                a.kings[a.len] = (k, v);
+            replies.kings(t, |k, king| {
+                let v = g - king;
+                a.kings[a.len as usize] = (k, v as i16);
                 a.len += 1;
                 (low, second) = if v < low {
                     (v, low)
                 } else {
                     (low, second.min(v))
                 };
-            }
+            });
             a.top = if second == i32::MAX { low } else { second };
             a.low = low;
             a.zone = kings | Bitboard::from_square(t);
@@ -177,30 +212,23 @@ impl Ceiling {
         // moved 80 bytes a swap.
         let mut keys = [0i32; 64];
         for (i, key) in keys[..len].iter_mut().enumerate() {
-            *key = (answers[i].top << 6) | i as i32;
+            *key = (self.answers[i].top << 6) | i as i32;
         }
         keys[..len].sort_unstable_by(|a, b| b.cmp(a));
-        let order = keys.map(|k| (k & 63) as u8);
-        let (shadow, slider_loss) = white_shadows(&r);
-        Some(Ceiling {
-            piece,
-            occupied: r.occupied(),
-            map,
-            s: reply.square,
-            answers,
-            order,
-            len,
-            shadow,
-            slider_loss,
-        })
+        for (o, k) in self.order[..len].iter_mut().zip(&keys) {
+            *o = (k & 63) as u8;
+        }
+        self.piece = piece;
+        self.len = len;
+        true
     }
 
-    /// A ceiling, in points, on White's piece on the empty square `u` (not
-    /// Black's), or one above `limit` once that is sure: `None` if no
-    /// answer of White's stands against it.
-    fn bound(&self, u: Square, limit: i32) -> Option<i32> {
-        let gain = own_points(self.occupied, self.piece, u) + self.map[u.index()];
-        let (shadow, loss) = (self.shadow[u.index()], self.slider_loss[u.index()]);
+    /// A ceiling, in points, on White's piece on the empty square `u` of
+    /// `b` (not Black's), or one above `limit` once that is sure: `None`
+    /// if no answer of White's stands against it.
+    fn bound(&self, b: &Board, u: Square, limit: i32) -> Option<i32> {
+        let gain = own_points(b.r.occupied(), self.piece, u) + b.map[u.index()];
+        let (shadow, loss) = (b.shadow[u.index()], b.slider_loss[u.index()]);
         let near = attacks::king(u);
         let mut best = None;
         for &i in &self.order[..self.len] {
@@ -222,12 +250,12 @@ impl Ceiling {
                 continue;
             }
             let cut_t = shadow.has(a.t);
-            let worst = a.kings[..a.len]
+            let worst = a.kings[..a.len as usize]
                 .iter()
                 .filter(|&&(k, _)| k != u)
                 .map(|&(k, v)| {
                     let cut = if cut_t || shadow.has(k) { loss } else { 0 };
-                    v + i32::from(near.has(k)) + cut
+                    i32::from(v) + i32::from(near.has(k)) + cut
                 })
                 .min();
             // No King reply: rule 4 forbids `t` once `u` stands.
@@ -243,14 +271,14 @@ impl Ceiling {
 
     /// The highest ceiling of the squares of `targets` that it holds at
     /// most `alpha`, and those squares.
-    fn cover(&self, targets: Bitboard, alpha: Value) -> (Value, Bitboard) {
+    fn cover(&self, b: &Board, targets: Bitboard, alpha: Value) -> (Value, Bitboard) {
         let limit = alpha.div_euclid(SCALE);
         let (mut best, mut covered) = (Value::MIN, Bitboard::EMPTY);
         for u in targets {
-            if u == self.s {
+            if u == b.s {
                 continue;
             }
-            if let Some(v) = self.bound(u, limit)
+            if let Some(v) = self.bound(b, u, limit)
                 && v * SCALE <= alpha
             {
                 best = best.max(v * SCALE);
@@ -449,11 +477,15 @@ mod tests {
             after.play(Placement::new(piece, targets.first().unwrap()));
             let replies = after.legal_moves().to_vec();
             let reply = replies[rng.below(replies.len())];
-            let Some(c) = Ceiling::new(&pos, piece, targets, reply) else {
+            let Some(b) = Board::new(&pos, reply) else {
                 continue;
             };
+            let mut c = Ceiling::empty(b.s);
+            if !c.set(&pos, &b, piece, targets) {
+                continue;
+            }
             for u in targets {
-                let Some(bound) = c.bound(u, i32::MAX) else {
+                let Some(bound) = c.bound(&b, u, i32::MAX) else {
                     continue;
                 };
                 if u == reply.square {

@@ -213,6 +213,34 @@ impl Replies {
     }
 }
 
+impl Replies {
+    /// [`Replies::king`] for each empty square `k` next to `t`, handed to
+    /// `f` with `k`: the eight runs from `t` are found once, where `king`
+    /// finds two for each reply.
+    #[inline]
+    pub fn kings(&self, t: Square, mut f: impl FnMut(Square, i32)) {
+        let ends: [End; 8] = std::array::from_fn(|d| self.end(t, d));
+        for (e, &near) in ends.iter().enumerate() {
+            if near.run == 0 {
+                // The next square that way is occupied or off the board.
+                continue;
+            }
+            let k = Square::from_index((t.index() as isize + crate::attacks::step(e)) as usize);
+            let far = ends[e ^ 4];
+            let along = self.base[e] - self.base[8];
+            let own = (crate::attacks::king(k) & self.empty).count() as i32;
+            f(
+                k,
+                own - self.loss[k.index()] as i32
+                    + self.base[8]
+                    + far.sign * near.run
+                    + near.sign * (1 + far.run)
+                    + along * near.run,
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +292,29 @@ mod tests {
                     );
                     checked += 1;
                 }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn kings_match_king_one_by_one() {
+        let mut checked = 0;
+        for (pos, _, targets, r) in two_left_nodes(0x2B99_2DDF_A232_49D6) {
+            for t in targets {
+                let mut seen = Bitboard::EMPTY;
+                r.kings(t, |k, v| {
+                    let e = super::super::endgame::towards(t, k);
+                    assert_eq!(v, r.king(t, k, e), "{} {t} {k}", pos.fen());
+                    seen |= Bitboard::from_square(k);
+                    checked += 1;
+                });
+                assert_eq!(
+                    seen,
+                    crate::attacks::king(t) & pos.empty(),
+                    "{} {t}",
+                    pos.fen()
+                );
             }
         }
         assert!(checked > 10_000, "{checked}");
