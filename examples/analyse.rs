@@ -41,7 +41,7 @@ fn main() {
         threads: arg(2).unwrap_or(1) as usize,
         multipv: arg(3).unwrap_or(1) as usize,
         hash_mb: arg(5).unwrap_or(256) as usize,
-        lockstep: std::env::var_os("LOCKSTEP").is_some(),
+        lockstep: lockstep(),
         ..Options::default()
     });
     let limits = Limits {
@@ -110,7 +110,7 @@ fn time_to_depth(args: &[String]) {
     let arg = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
     let (depth, count, threads) = (arg(0, 10) as u32, arg(1, 8), arg(2, 2) as usize);
     let (left, hash) = (arg(3, 14) as u8, arg(4, 64) as usize);
-    let lockstep = std::env::var_os("LOCKSTEP").is_some();
+    let lockstep = lockstep();
     let searcher = |threads| {
         Searcher::new(Options {
             threads,
@@ -166,6 +166,12 @@ fn time_to_depth(args: &[String]) {
         nodes1 as f64 / cpu1 * 1e-6,
         nodes_n as f64 / cpu_n * 1e-6
     );
+}
+
+/// Is `LOCKSTEP` set in the environment (threads keep pace in nodes, see
+/// `Options::lockstep`)?
+fn lockstep() -> bool {
+    std::env::var_os("LOCKSTEP").is_some()
 }
 
 /// The median of `xs` (the upper one of an even count).
