@@ -106,10 +106,11 @@ impl Answers {
 /// A ceiling on the King's gain next to White's piece on `t`, Black's
 /// piece standing anywhere ([`Replies::black_block`]).
 fn king_best(r: &Replies, t: Square, free: Bitboard) -> i32 {
+    let lines = r.black_lines();
     let mut best = i32::MIN;
     for k in free {
         let e = towards(t, k);
-        best = best.max(r.king(t, k, e) + r.black_block(k, e));
+        best = best.max(r.king(t, k, e) + r.black_block(&lines, k, e));
     }
     best
 }
