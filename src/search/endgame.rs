@@ -11,6 +11,7 @@
 use super::moves::{MAX_MOVES, decode, encode};
 use super::replies::Replies;
 use super::scan::Best;
+use super::segments::with_piece_const;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks;
@@ -271,12 +272,33 @@ impl Two {
     /// sorted, 2210 M in square order; solve 9 6: 15302 M, 15270 M).
     fn finish(&mut self, w: &mut Worker, r: &Replies) -> Value {
         let white_lines = r.white_lines();
+        let (refuted, widest) =
+            with_piece_const!(self.piece, P => self.floors::<P>(w, r, &white_lines));
+        // A floor refutes with one King reply valued.
+        self.seen += 2 * refuted;
+        if widest > i32::MIN {
+            self.run.best = self.run.best.max((self.base + widest) * SCALE);
+        }
+        w.count(self.seen);
+        self.run.value(w)
+    }
+
+    /// The loop of [`Two::finish`], White's piece `Piece::ALL[P]` fixed at
+    /// compile time: the targets refuted by a floor, and the widest gap
+    /// (White's gain less the King's floor, in points) among them.
+    #[inline(always)]
+    fn floors<const P: usize>(
+        &mut self,
+        w: &mut Worker,
+        r: &Replies,
+        white_lines: &[u64; 4],
+    ) -> (u64, i32) {
         // In points, not values: a gap `g - floor` refutes if at most `top`.
         let mut top = self.top();
         let (mut refuted, mut widest) = (0, i32::MIN);
         for t in self.rest {
-            let g = r.gain(t);
-            match floored(r, t, self.empty, &white_lines, g - top) {
+            let g = r.gain_as::<P>(t);
+            match floored(r, t, self.empty, white_lines, g - top) {
                 Some(floor) => {
                     widest = widest.max(g - floor);
                     refuted += 1;
@@ -292,13 +314,7 @@ impl Two {
                 None => top = self.top(),
             }
         }
-        // A floor refutes with one King reply valued.
-        self.seen += 2 * refuted;
-        if widest > i32::MIN {
-            self.run.best = self.run.best.max((self.base + widest) * SCALE);
-        }
-        w.count(self.seen);
-        self.run.value(w)
+        (refuted, widest)
     }
 
     /// The largest gap (White's gain less the King's reply, in points)

@@ -111,6 +111,13 @@ impl Replies {
         own_points(self.occupied, self.piece, t) + self.loss[t.index()] as i32
     }
 
+    /// [`Replies::gain`], White's piece `Piece::ALL[P]` fixed at compile
+    /// time ([`super::segments::with_piece_const`]).
+    #[inline(always)]
+    pub fn gain_as<const P: usize>(&self, t: Square) -> i32 {
+        own_points(self.occupied, Piece::ALL[P], t) + self.loss[t.index()] as i32
+    }
+
     /// The run from the empty square `s` in direction `d` and the slider
     /// that ends it.
     #[inline(always)]
