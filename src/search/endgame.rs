@@ -11,6 +11,7 @@
 use super::moves::{MAX_MOVES, decode, encode};
 use super::replies::Replies;
 use super::scan::Best;
+use super::segments::with_piece_const;
 use super::worker::{Running, Worker};
 use super::{INFINITE, SCALE, Value};
 use crate::attacks;
@@ -76,14 +77,13 @@ fn last(w: &mut Worker, beta: Value, ply: usize) -> (Value, Option<Placement>) {
 /// ([`TwoNode::killer`]), then everything else ([`TwoNode::finish`]). In
 /// the variants other than `standard` the caller probes the table between
 /// them: the killer decides most of these nodes for less than a table miss
-/// costs.
+/// costs. In `standard`, which probes no table, [`TwoNode::killer`] does
+/// both in one function ([`Two::solve`]): the node's values then stay where
+/// they were made, not moved into the node and out again.
 pub struct TwoNode {
     moves: Moves,
     /// `standard`'s solver; `None` for the other variants.
     standard: Option<Two>,
-    /// `standard`'s values, made on first use: a node whose killers are
-    /// not legal needs them only in `finish`.
-    replies: Option<Replies>,
     alpha: Value,
     beta: Value,
     ply: usize,
@@ -117,39 +117,19 @@ impl TwoNode {
         TwoNode {
             moves,
             standard,
-            replies: None,
             alpha,
             beta,
             ply,
         }
     }
 
-    /// The value if a killer placement alone reaches beta. A killer that
-    /// does not costs little: `finish` would have tried it anyway, and the
-    /// loss map made for it serves the rest.
+    /// The value if a killer placement alone reaches beta; in `standard`
+    /// the node's value whatever the killers do, as no table probe comes
+    /// between ([`Two::solve`]).
     #[inline]
     pub fn killer(&mut self, w: &mut Worker) -> Option<Value> {
-        let n = self.standard.as_mut()?;
-        let mut cut = false;
-        let killers = w.tables.killers;
-        for t in killers.into_iter().flatten() {
-            if !n.rest.has(t) {
-                continue;
-            }
-            n.rest.0 &= !Bitboard::from_square(t).0;
-            let r = self.replies.get_or_insert_with(|| n.near_replies(w));
-            r.freshen(t);
-            let g = r.gain(t);
-            if n.try_exact(w, r, t, g) {
-                cut = true;
-                break;
-            }
-        }
-        if self.replies.is_some() {
-            w.losses.killer_cut(cut);
-        }
-        w.count(std::mem::take(&mut n.seen));
-        cut.then_some(n.run.best)
+        let mut n = self.standard.take()?;
+        Some(n.solve(w))
     }
 
     /// The node's value within (alpha, beta) (a bound outside), after
@@ -157,16 +137,7 @@ impl TwoNode {
     #[inline]
     pub fn finish(self, w: &mut Worker) -> Value {
         match self.standard {
-            Some(mut n) => {
-                let r = match self.replies {
-                    Some(mut r) => {
-                        r.settle(&mut w.losses);
-                        r
-                    }
-                    None => n.replies(w),
-                };
-                n.finish(w, &r)
-            }
+            Some(mut n) => n.solve(w),
             None if w.pos.variant() == Variant::Open => {
                 super::open_end::two(w, self.moves, self.alpha, self.beta, self.ply)
             }
@@ -210,6 +181,46 @@ impl Two {
         }
     }
 
+    /// The node's value: the killers alone first, then everything else
+    /// ([`Two::finish`]). A killer that does not cut costs little: `finish`
+    /// would have tried it anyway, and the loss map made for it serves the
+    /// rest.
+    #[inline]
+    fn solve(&mut self, w: &mut Worker) -> Value {
+        // `standard`'s values, made on first use: a node whose killers are
+        // not legal needs them only in `finish`.
+        let mut replies = None;
+        let mut cut = false;
+        for t in w.tables.killers.into_iter().flatten() {
+            if !self.rest.has(t) {
+                continue;
+            }
+            self.rest.0 &= !Bitboard::from_square(t).0;
+            let r = replies.get_or_insert_with(|| self.near_replies(w));
+            r.freshen(t);
+            let g = r.gain(t);
+            if self.try_exact(w, r, t, g) {
+                cut = true;
+                break;
+            }
+        }
+        if replies.is_some() {
+            w.losses.killer_cut(cut);
+        }
+        w.count(std::mem::take(&mut self.seen));
+        if cut {
+            return self.run.best;
+        }
+        let r = match replies {
+            Some(mut r) => {
+                r.settle(&mut w.losses);
+                r
+            }
+            None => self.replies(w),
+        };
+        self.finish(w, &r)
+    }
+
     /// The node's [`Replies`], from the kept loss map.
     #[inline]
     fn replies(&self, w: &mut Worker) -> Replies {
@@ -225,8 +236,10 @@ impl Two {
     }
 
     /// Tries White's piece on `t` (gaining `g`) against every King reply;
-    /// true if it reaches beta.
-    #[inline]
+    /// true if it reaches beta. Out of line: inlined, it crowded the loop
+    /// of [`Two::finish`] out of registers (solve 10 5 wdl: 8309 M
+    /// instructions inlined, 8256 M out of line).
+    #[inline(never)]
     fn try_exact(&mut self, w: &mut Worker, r: &Replies, t: Square, g: i32) -> bool {
         self.seen += 1;
         let mut worst = INFINITE;
@@ -259,13 +272,35 @@ impl Two {
     /// sorted, 2210 M in square order; solve 9 6: 15302 M, 15270 M).
     fn finish(&mut self, w: &mut Worker, r: &Replies) -> Value {
         let white_lines = r.white_lines();
-        let (mut refuted, mut best) = (0, -INFINITE);
+        let (refuted, widest) =
+            with_piece_const!(self.piece, P => self.floors::<P>(w, r, &white_lines));
+        // A floor refutes with one King reply valued.
+        self.seen += 2 * refuted;
+        if widest > i32::MIN {
+            self.run.best = self.run.best.max((self.base + widest) * SCALE);
+        }
+        w.count(self.seen);
+        self.run.value(w)
+    }
+
+    /// The loop of [`Two::finish`], White's piece `Piece::ALL[P]` fixed at
+    /// compile time: the targets refuted by a floor, and the widest gap
+    /// (White's gain less the King's floor, in points) among them.
+    #[inline(always)]
+    fn floors<const P: usize>(
+        &mut self,
+        w: &mut Worker,
+        r: &Replies,
+        white_lines: &[u64; 4],
+    ) -> (u64, i32) {
+        // In points, not values: a gap `g - floor` refutes if at most `top`.
+        let mut top = self.top();
+        let (mut refuted, mut widest) = (0, i32::MIN);
         for t in self.rest {
-            let g = r.gain(t);
-            let before = (self.base + g) * SCALE;
-            match floored(r, t, self.empty, &white_lines, self.run.alpha - before) {
-                Some(v) => {
-                    best = best.max(before + v);
+            let g = r.gain_as::<P>(t);
+            match floored(r, t, self.empty, white_lines, g - top) {
+                Some(floor) => {
+                    widest = widest.max(g - floor);
                     refuted += 1;
                 }
                 None if self.try_exact(w, r, t, g) => {
@@ -275,20 +310,24 @@ impl Two {
                     }
                     break;
                 }
-                None => {}
+                // The exact try may have raised alpha.
+                None => top = self.top(),
             }
         }
-        // A floor refutes with one King reply valued.
-        self.seen += 2 * refuted;
-        self.run.best = self.run.best.max(best);
-        w.count(self.seen);
-        self.run.value(w)
+        (refuted, widest)
+    }
+
+    /// The largest gap (White's gain less the King's reply, in points)
+    /// whose value is at most alpha.
+    #[inline(always)]
+    fn top(&self) -> i32 {
+        self.run.alpha.div_euclid(SCALE) - self.base
     }
 }
 
 /// Refutes White's piece on `t` by a King reply's floor
-/// ([`Replies::king_floor`]) if one brings the value (less White's gain,
-/// before the reply) to `limit` or below: that value, an upper bound.
+/// ([`Replies::king_floor`]) if one reaches `need` (White's gain less
+/// the most the node's alpha allows): that floor, the King's least gain.
 /// The exact reply costs some eighty instructions, the floor ten.
 #[inline(always)]
 fn floored(
@@ -296,16 +335,16 @@ fn floored(
     t: Square,
     empty: Bitboard,
     white_lines: &[u64; 4],
-    limit: Value,
-) -> Option<Value> {
+    need: i32,
+) -> Option<i32> {
     for k in attacks::king(t) & empty {
         let e = towards(t, k);
         if white_lines[e & 3] >> t.index() & 1 != 0 {
             continue;
         }
-        let v = -r.king_floor(k, e) * SCALE;
-        if v <= limit {
-            return Some(v);
+        let floor = r.king_floor(k, e);
+        if floor >= need {
+            return Some(floor);
         }
     }
     None

@@ -144,6 +144,38 @@ pub fn own_points(occ: Bitboard, piece: Piece, s: Square) -> i32 {
     }
 }
 
+/// `$body` with `$p` a constant, the index of `$piece`: a loop over
+/// squares in `$body` that values the piece ([`own_points`] of
+/// `Piece::ALL[$p]`) is then compiled once per piece, with no branch on
+/// the piece at each square.
+macro_rules! with_piece_const {
+    ($piece:expr, $p:ident => $body:expr) => {
+        match $piece {
+            crate::types::Piece::King => {
+                const $p: usize = 0;
+                $body
+            }
+            crate::types::Piece::Queen => {
+                const $p: usize = 1;
+                $body
+            }
+            crate::types::Piece::Rook => {
+                const $p: usize = 2;
+                $body
+            }
+            crate::types::Piece::Bishop => {
+                const $p: usize = 3;
+                $body
+            }
+            crate::types::Piece::Knight => {
+                const $p: usize = 4;
+                $body
+            }
+        }
+    };
+}
+pub(super) use with_piece_const;
+
 /// The points a King would earn on the empty square `s`.
 #[inline(always)]
 pub fn king_points(occ: Bitboard, s: Square) -> i32 {

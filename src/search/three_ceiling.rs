@@ -14,7 +14,7 @@
 use super::endgame::towards;
 use super::kept_losses::Placed;
 use super::replies::Replies;
-use super::segments::own_points;
+use super::segments::{own_points, with_piece_const};
 use super::worker::Worker;
 use super::{SCALE, Value};
 use crate::attacks;
@@ -84,32 +84,65 @@ impl Answers {
         let before = pos.diff() - self.r.gain(t) + king_best(&self.r, t, free);
         let placed = Placed::on(pos, t, Color::White, self.white);
         let (occ, reach) = (pos.occupied() | Bitboard::from_square(t), placed.reach());
-        let (mut best, mut others) = (i32::MIN, rest & apart);
-        for s in rest & !apart {
+        // In points: a gain covered if at most `top`.
+        let top = alpha.div_euclid(SCALE) - before;
+        let split = Split {
+            map: &self.map,
+            placed: &placed,
+            reach,
+            occ,
+            top,
+        };
+        let (best, others) = with_piece_const!(self.piece, P => split.gains::<P>(rest & !apart));
+        (best > i32::MIN).then_some(((before + best) * SCALE, others | (rest & apart)))
+    }
+}
+
+/// What [`Answers::cover`] needs to value Black's piece on each square
+/// with White's answer in place.
+struct Split<'a> {
+    map: &'a [i8; 64],
+    placed: &'a Placed,
+    reach: u64,
+    /// The board with White's answer.
+    occ: Bitboard,
+    /// The most a gain may be, in points, to be covered.
+    top: i32,
+}
+
+impl Split<'_> {
+    /// The best gain of Black's piece (`Piece::ALL[P]`) on the squares of
+    /// `squares` that are covered, and those that are not. The piece fixed
+    /// at compile time, as the loop is compiled once for each.
+    #[inline(always)]
+    fn gains<const P: usize>(&self, squares: Bitboard) -> (i32, Bitboard) {
+        let (mut best, mut others) = (i32::MIN, Bitboard::EMPTY);
+        for s in squares {
             let i = s.index();
             // Black's blocker takes from White what White's would take from Black.
             let mut loss = self.map[i] as i32;
-            if reach >> i & 1 != 0 {
-                loss += placed.delta(i);
+            if self.reach >> i & 1 != 0 {
+                loss += self.placed.delta(i);
             }
-            let gain = own_points(occ, self.piece, s) - loss;
-            if (before + gain) * SCALE <= alpha {
+            let gain = own_points(self.occ, Piece::ALL[P], s) - loss;
+            if gain <= self.top {
                 best = best.max(gain);
             } else {
                 others |= Bitboard::from_square(s);
             }
         }
-        (best > i32::MIN).then_some(((before + best) * SCALE, others))
+        (best, others)
     }
 }
 
 /// A ceiling on the King's gain next to White's piece on `t`, Black's
 /// piece standing anywhere ([`Replies::black_block`]).
 fn king_best(r: &Replies, t: Square, free: Bitboard) -> i32 {
+    let lines = r.black_lines();
     let mut best = i32::MIN;
     for k in free {
         let e = towards(t, k);
-        best = best.max(r.king(t, k, e) + r.black_block(k, e));
+        best = best.max(r.king(t, k, e) + r.black_block(&lines, k, e));
     }
     best
 }
