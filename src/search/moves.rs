@@ -74,6 +74,8 @@ pub struct Picker {
     sorted: bool,
     /// The list's moves before this one have had their entries loaded.
     loaded: usize,
+    /// By piece, the squares left out ([`Picker::leave_out`]).
+    out: [Bitboard; 5],
 }
 
 impl Picker {
@@ -98,6 +100,7 @@ impl Picker {
             stage: 0,
             sorted: false,
             loaded: 0,
+            out: [Bitboard::EMPTY; 5],
         }
     }
 
@@ -110,7 +113,7 @@ impl Picker {
             let history = tables.scores(stm, prev);
             let moves = self.moves;
             for (piece, b) in moves.groups() {
-                let b = b & !self.early_squares(piece);
+                let b = b & !self.early_squares(piece) & !self.out[piece.index()];
                 match f.held_keys(piece) {
                     Some(keys) => self.push_keyed(piece, b, keys, &history),
                     None => self.push_all(piece, b, &history, |s| f.gain(piece, s)),
@@ -127,7 +130,7 @@ impl Picker {
         // listed in does not change the order they are handed out in.
         let moves = self.moves;
         for (piece, b) in moves.groups() {
-            let b = b & !self.early_squares(piece);
+            let b = b & !self.early_squares(piece) & !self.out[piece.index()];
             let Some(l) = &losses else {
                 self.push_all(piece, b, &prev_scores, |_| 0);
                 continue;
@@ -196,6 +199,42 @@ impl Picker {
             len += 1;
         }
         self.len = len;
+    }
+
+    /// Leaves out the moves not handed out yet that `out` holds: they are
+    /// neither scored nor sorted. True if it left out any.
+    pub fn leave_out(&mut self, out: impl Fn(Placement) -> bool) -> bool {
+        let mut any = false;
+        let from = self.stage.min(self.early.len());
+        for code in &mut self.early[from..] {
+            if decode(*code).is_some_and(&out) {
+                *code = NO_MOVE;
+                any = true;
+            }
+        }
+        if self.scored() {
+            let (from, mut to) = (self.next, self.next);
+            for i in from..self.len {
+                let kept = decode(code_of(self.list[i])).is_some_and(|m| !out(m));
+                self.list[to] = self.list[i];
+                to += usize::from(kept);
+            }
+            any |= to < self.len;
+            self.len = to;
+            self.loaded = self.loaded.min(self.next);
+            return any;
+        }
+        for (piece, b) in self.moves.groups() {
+            let b = b & !self.early_squares(piece);
+            let o = &mut self.out[piece.index()];
+            for sq in b {
+                if out(Placement::new(piece, sq)) {
+                    *o |= Bitboard::from_square(sq);
+                    any = true;
+                }
+            }
+        }
+        any
     }
 
     /// Have the moves beyond the table move and the killer been scored?
@@ -368,6 +407,47 @@ mod tests {
             framed += usize::from(three.frame().describes(&pos));
         }
         assert_eq!(framed, 300);
+    }
+
+    #[test]
+    fn leaving_moves_out_keeps_the_order_of_the_others() {
+        let mut rng = crate::testing::Rng(0x0C0F_FEE5_1EAF_0017);
+        let mut tables = Tables::default();
+        let mut left_out = 0;
+        for i in 0..300 {
+            let variant = [Variant::Standard, Variant::Open][i % 2];
+            let left = 3 + rng.below(10) as u8;
+            let pos = rng.position(variant, left);
+            let legal = pos.legal_moves().to_vec();
+            some_history(&mut rng, &mut tables, &pos, &legal);
+            let tt = Some(legal[rng.below(legal.len())]).filter(|_| i % 3 != 0);
+            let killer = Some(legal[rng.below(legal.len())]);
+            // Leave out a random third, after 0, 1 or 2 moves handed out.
+            let salt = rng.next();
+            let out = |m: Placement| (encode(m) as u64 ^ salt).is_multiple_of(3);
+            let after = rng.below(3);
+            let mut all = Vec::new();
+            let mut p = Picker::new(&pos, tt, killer);
+            while let Some(m) = p.pick(&pos, &tables) {
+                all.push(m);
+            }
+            let mut got = Vec::new();
+            let mut p = Picker::new(&pos, tt, killer);
+            for _ in 0..after {
+                got.extend(p.pick(&pos, &tables));
+            }
+            let any = p.leave_out(out);
+            while let Some(m) = p.pick(&pos, &tables) {
+                got.push(m);
+            }
+            let n = got.len().min(after);
+            let mut want = all[..n].to_vec();
+            want.extend(all[n..].iter().copied().filter(|&m| !out(m)));
+            assert_eq!(got, want, "{} after {after}", pos.fen());
+            assert_eq!(any, want.len() < all.len(), "{}", pos.fen());
+            left_out += all.len() - want.len();
+        }
+        assert!(left_out > 1000, "{left_out}");
     }
 
     #[test]

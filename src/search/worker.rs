@@ -374,6 +374,16 @@ impl<'a> Worker<'a> {
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
         loop {
+            if n == 1 && !cover_tried {
+                // The first child did not cut: most likely none will. The
+                // covered moves, where no symmetry skips any, are left out
+                // of the picker at once: never scored nor sorted.
+                cover_tried = true;
+                covered = Covered::at(self, alpha);
+                if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
+                    best = best.max(covered.value);
+                }
+            }
             let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
                 None if next_later < n_later => {
@@ -387,11 +397,6 @@ impl<'a> Worker<'a> {
             };
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
-            }
-            if n == 1 && !cover_tried {
-                // The first child did not cut: most likely none will.
-                cover_tried = true;
-                covered = Covered::at(self, alpha);
             }
             if covered.has(m) {
                 best = best.max(covered.value);
