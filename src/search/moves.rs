@@ -52,6 +52,15 @@ fn by_gain(pos: &Position) -> bool {
     !(pos.variant() == Variant::Standard && pos.plies_left() == 3)
 }
 
+/// Is the killer tried before the moves are scored, at a node searched to
+/// the end or not (`to_end`)? Where history alone orders them (see
+/// [`by_gain`]), and at Black's nodes with five plies left in `standard`
+/// searched to the end: there the reply that refuted a sibling leaves
+/// White a smaller tree than the best gain (see the commit for the nodes).
+fn killer_first(pos: &Position, to_end: bool) -> bool {
+    !by_gain(pos) || to_end && pos.variant() == Variant::Standard && pos.plies_left() == 5
+}
+
 /// The legal moves of a node with their ordering scores, handed out best
 /// first by selection (most nodes cut on the first move, so a full sort wastes).
 ///
@@ -79,18 +88,27 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// A picker for `pos`: table move first, the killer next (only where
-    /// the gains do not order the moves), then by immediate gain, then
-    /// history and continuation history.
+    /// A picker for `pos`, searched to the end or not (`to_end`): table
+    /// move first, the killer next (only where [`killer_first`]), then by
+    /// immediate gain, then history and continuation history.
     #[inline]
-    pub fn new(pos: &Position, tt_move: Option<Placement>, killer: Option<Placement>) -> Picker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Placement>,
+        killer: Option<Placement>,
+        to_end: bool,
+    ) -> Picker {
         let moves = pos.legal_moves();
         let legal = |m: Option<Placement>| m.filter(|&m| moves.contains(m)).map_or(NO_MOVE, encode);
         let tt = legal(tt_move);
         // Where the gains order the moves, the best of them is a better
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
-        let killer = if by_gain(pos) { NO_MOVE } else { legal(killer) };
+        let killer = if killer_first(pos, to_end) {
+            legal(killer)
+        } else {
+            NO_MOVE
+        };
         Picker {
             list: [0; MAX_MOVES],
             len: 0,
@@ -338,7 +356,7 @@ mod tests {
         let legal = pos.legal_moves().to_vec();
         let tt = legal[legal.len() / 2];
         let killer = legal[legal.len() / 3];
-        let mut p = Picker::new(&pos, Some(tt), Some(killer));
+        let mut p = Picker::new(&pos, Some(tt), Some(killer), false);
         let mut got = Vec::new();
         while let Some(m) = p.pick(&pos, &tables) {
             got.push(m);
@@ -393,8 +411,8 @@ mod tests {
             // A table move and a killer, which neither path may list again.
             let tt = Some(legal[rng.below(legal.len())]);
             let killer = Some(legal[rng.below(legal.len())]);
-            let mut with = Picker::new(&pos, tt, killer);
-            let mut without = Picker::new(&pos, tt, killer);
+            let mut with = Picker::new(&pos, tt, killer, false);
+            let mut without = Picker::new(&pos, tt, killer, false);
             let (mut a, mut b) = (Vec::new(), Vec::new());
             while let Some(m) = with.pick_in(&pos, &tables, &three) {
                 a.push(m);
@@ -427,12 +445,12 @@ mod tests {
             let out = |m: Placement| (encode(m) as u64 ^ salt).is_multiple_of(3);
             let after = rng.below(3);
             let mut all = Vec::new();
-            let mut p = Picker::new(&pos, tt, killer);
+            let mut p = Picker::new(&pos, tt, killer, false);
             while let Some(m) = p.pick(&pos, &tables) {
                 all.push(m);
             }
             let mut got = Vec::new();
-            let mut p = Picker::new(&pos, tt, killer);
+            let mut p = Picker::new(&pos, tt, killer, false);
             for _ in 0..after {
                 got.extend(p.pick(&pos, &tables));
             }
@@ -451,12 +469,27 @@ mod tests {
     }
 
     #[test]
+    fn the_killer_goes_first_at_five_left_only_when_searched_to_the_end() {
+        let mut rng = crate::testing::Rng(0x5F1E_EC0D_E5A1_7777);
+        let tables = Tables::default();
+        for _ in 0..50 {
+            let pos = rng.position(Variant::Standard, 5);
+            let legal = pos.legal_moves().to_vec();
+            let killer = legal[rng.below(legal.len())];
+            let first = |to_end| Picker::new(&pos, None, Some(killer), to_end).pick(&pos, &tables);
+            assert_eq!(first(true), Some(killer), "{}", pos.fen());
+            let mut plain = Picker::new(&pos, None, None, false);
+            assert_eq!(first(false), plain.pick(&pos, &tables), "{}", pos.fen());
+        }
+    }
+
+    #[test]
     fn picker_skips_an_illegal_killer() {
         let pos = three_left();
         let tables = Tables::default();
         // A King: Black may place it only last.
         let far = Placement::new(Piece::King, pos.empty().first().unwrap());
-        let mut p = Picker::new(&pos, None, Some(far));
+        let mut p = Picker::new(&pos, None, Some(far), false);
         let mut n = 0;
         while let Some(m) = p.pick(&pos, &tables) {
             assert_ne!(m, far);
@@ -477,7 +510,7 @@ mod tests {
             }
             let legal = pos.legal_moves().to_vec();
             some_history(&mut rng, &mut tables, &pos, &legal);
-            let mut p = Picker::new(&pos, None, None);
+            let mut p = Picker::new(&pos, None, None, false);
             let mut got = Vec::new();
             while let Some(m) = p.pick(&pos, &tables) {
                 got.push(m);

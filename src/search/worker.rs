@@ -362,7 +362,8 @@ impl<'a> Worker<'a> {
         tt_move: Option<Placement>,
     ) -> Value {
         let left = self.pos.plies_left() as usize;
-        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left]);
+        let to_end = depth as usize >= left;
+        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left], to_end);
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
