@@ -52,6 +52,15 @@ fn by_gain(pos: &Position) -> bool {
     !(pos.variant() == Variant::Standard && pos.plies_left() == 3)
 }
 
+/// Is the killer tried before the moves are scored, at a node searched to
+/// the end or not (`to_end`)? Where history alone orders them (see
+/// [`by_gain`]), and at Black's nodes with five plies left in `standard`
+/// searched to the end: there the reply that refuted a sibling leaves
+/// White a smaller tree than the best gain (see the commit for the nodes).
+fn killer_first(pos: &Position, to_end: bool) -> bool {
+    !by_gain(pos) || to_end && pos.variant() == Variant::Standard && pos.plies_left() == 5
+}
+
 /// The legal moves of a node with their ordering scores, handed out best
 /// first by selection (most nodes cut on the first move, so a full sort wastes).
 ///
@@ -74,21 +83,32 @@ pub struct Picker {
     sorted: bool,
     /// The list's moves before this one have had their entries loaded.
     loaded: usize,
+    /// By piece, the squares left out ([`Picker::leave_out`]).
+    out: [Bitboard; 5],
 }
 
 impl Picker {
-    /// A picker for `pos`: table move first, the killer next (only where
-    /// the gains do not order the moves), then by immediate gain, then
-    /// history and continuation history.
+    /// A picker for `pos`, searched to the end or not (`to_end`): table
+    /// move first, the killer next (only where [`killer_first`]), then by
+    /// immediate gain, then history and continuation history.
     #[inline]
-    pub fn new(pos: &Position, tt_move: Option<Placement>, killer: Option<Placement>) -> Picker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Placement>,
+        killer: Option<Placement>,
+        to_end: bool,
+    ) -> Picker {
         let moves = pos.legal_moves();
         let legal = |m: Option<Placement>| m.filter(|&m| moves.contains(m)).map_or(NO_MOVE, encode);
         let tt = legal(tt_move);
         // Where the gains order the moves, the best of them is a better
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
-        let killer = if by_gain(pos) { NO_MOVE } else { legal(killer) };
+        let killer = if killer_first(pos, to_end) {
+            legal(killer)
+        } else {
+            NO_MOVE
+        };
         Picker {
             list: [0; MAX_MOVES],
             len: 0,
@@ -98,6 +118,7 @@ impl Picker {
             stage: 0,
             sorted: false,
             loaded: 0,
+            out: [Bitboard::EMPTY; 5],
         }
     }
 
@@ -110,7 +131,7 @@ impl Picker {
             let history = tables.scores(stm, prev);
             let moves = self.moves;
             for (piece, b) in moves.groups() {
-                let b = b & !self.early_squares(piece);
+                let b = b & !self.early_squares(piece) & !self.out[piece.index()];
                 match f.held_keys(piece) {
                     Some(keys) => self.push_keyed(piece, b, keys, &history),
                     None => self.push_all(piece, b, &history, |s| f.gain(piece, s)),
@@ -127,7 +148,7 @@ impl Picker {
         // listed in does not change the order they are handed out in.
         let moves = self.moves;
         for (piece, b) in moves.groups() {
-            let b = b & !self.early_squares(piece);
+            let b = b & !self.early_squares(piece) & !self.out[piece.index()];
             let Some(l) = &losses else {
                 self.push_all(piece, b, &prev_scores, |_| 0);
                 continue;
@@ -196,6 +217,42 @@ impl Picker {
             len += 1;
         }
         self.len = len;
+    }
+
+    /// Leaves out the moves not handed out yet that `out` holds: they are
+    /// neither scored nor sorted. True if it left out any.
+    pub fn leave_out(&mut self, out: impl Fn(Placement) -> bool) -> bool {
+        let mut any = false;
+        let from = self.stage.min(self.early.len());
+        for code in &mut self.early[from..] {
+            if decode(*code).is_some_and(&out) {
+                *code = NO_MOVE;
+                any = true;
+            }
+        }
+        if self.scored() {
+            let (from, mut to) = (self.next, self.next);
+            for i in from..self.len {
+                let kept = decode(code_of(self.list[i])).is_some_and(|m| !out(m));
+                self.list[to] = self.list[i];
+                to += usize::from(kept);
+            }
+            any |= to < self.len;
+            self.len = to;
+            self.loaded = self.loaded.min(self.next);
+            return any;
+        }
+        for (piece, b) in self.moves.groups() {
+            let b = b & !self.early_squares(piece);
+            let o = &mut self.out[piece.index()];
+            for sq in b {
+                if out(Placement::new(piece, sq)) {
+                    *o |= Bitboard::from_square(sq);
+                    any = true;
+                }
+            }
+        }
+        any
     }
 
     /// Have the moves beyond the table move and the killer been scored?
@@ -299,7 +356,7 @@ mod tests {
         let legal = pos.legal_moves().to_vec();
         let tt = legal[legal.len() / 2];
         let killer = legal[legal.len() / 3];
-        let mut p = Picker::new(&pos, Some(tt), Some(killer));
+        let mut p = Picker::new(&pos, Some(tt), Some(killer), false);
         let mut got = Vec::new();
         while let Some(m) = p.pick(&pos, &tables) {
             got.push(m);
@@ -354,8 +411,8 @@ mod tests {
             // A table move and a killer, which neither path may list again.
             let tt = Some(legal[rng.below(legal.len())]);
             let killer = Some(legal[rng.below(legal.len())]);
-            let mut with = Picker::new(&pos, tt, killer);
-            let mut without = Picker::new(&pos, tt, killer);
+            let mut with = Picker::new(&pos, tt, killer, false);
+            let mut without = Picker::new(&pos, tt, killer, false);
             let (mut a, mut b) = (Vec::new(), Vec::new());
             while let Some(m) = with.pick_in(&pos, &tables, &three) {
                 a.push(m);
@@ -371,12 +428,68 @@ mod tests {
     }
 
     #[test]
+    fn leaving_moves_out_keeps_the_order_of_the_others() {
+        let mut rng = crate::testing::Rng(0x0C0F_FEE5_1EAF_0017);
+        let mut tables = Tables::default();
+        let mut left_out = 0;
+        for i in 0..300 {
+            let variant = [Variant::Standard, Variant::Open][i % 2];
+            let left = 3 + rng.below(10) as u8;
+            let pos = rng.position(variant, left);
+            let legal = pos.legal_moves().to_vec();
+            some_history(&mut rng, &mut tables, &pos, &legal);
+            let tt = Some(legal[rng.below(legal.len())]).filter(|_| i % 3 != 0);
+            let killer = Some(legal[rng.below(legal.len())]);
+            // Leave out a random third, after 0, 1 or 2 moves handed out.
+            let salt = rng.next();
+            let out = |m: Placement| (encode(m) as u64 ^ salt).is_multiple_of(3);
+            let after = rng.below(3);
+            let mut all = Vec::new();
+            let mut p = Picker::new(&pos, tt, killer, false);
+            while let Some(m) = p.pick(&pos, &tables) {
+                all.push(m);
+            }
+            let mut got = Vec::new();
+            let mut p = Picker::new(&pos, tt, killer, false);
+            for _ in 0..after {
+                got.extend(p.pick(&pos, &tables));
+            }
+            let any = p.leave_out(out);
+            while let Some(m) = p.pick(&pos, &tables) {
+                got.push(m);
+            }
+            let n = got.len().min(after);
+            let mut want = all[..n].to_vec();
+            want.extend(all[n..].iter().copied().filter(|&m| !out(m)));
+            assert_eq!(got, want, "{} after {after}", pos.fen());
+            assert_eq!(any, want.len() < all.len(), "{}", pos.fen());
+            left_out += all.len() - want.len();
+        }
+        assert!(left_out > 1000, "{left_out}");
+    }
+
+    #[test]
+    fn the_killer_goes_first_at_five_left_only_when_searched_to_the_end() {
+        let mut rng = crate::testing::Rng(0x5F1E_EC0D_E5A1_7777);
+        let tables = Tables::default();
+        for _ in 0..50 {
+            let pos = rng.position(Variant::Standard, 5);
+            let legal = pos.legal_moves().to_vec();
+            let killer = legal[rng.below(legal.len())];
+            let first = |to_end| Picker::new(&pos, None, Some(killer), to_end).pick(&pos, &tables);
+            assert_eq!(first(true), Some(killer), "{}", pos.fen());
+            let mut plain = Picker::new(&pos, None, None, false);
+            assert_eq!(first(false), plain.pick(&pos, &tables), "{}", pos.fen());
+        }
+    }
+
+    #[test]
     fn picker_skips_an_illegal_killer() {
         let pos = three_left();
         let tables = Tables::default();
         // A King: Black may place it only last.
         let far = Placement::new(Piece::King, pos.empty().first().unwrap());
-        let mut p = Picker::new(&pos, None, Some(far));
+        let mut p = Picker::new(&pos, None, Some(far), false);
         let mut n = 0;
         while let Some(m) = p.pick(&pos, &tables) {
             assert_ne!(m, far);
@@ -397,7 +510,7 @@ mod tests {
             }
             let legal = pos.legal_moves().to_vec();
             some_history(&mut rng, &mut tables, &pos, &legal);
-            let mut p = Picker::new(&pos, None, None);
+            let mut p = Picker::new(&pos, None, None, false);
             let mut got = Vec::new();
             while let Some(m) = p.pick(&pos, &tables) {
                 got.push(m);

@@ -23,7 +23,7 @@ pub struct RootMove {
 /// names at least one of them.
 pub fn root_moves(w: &Worker, only: &[Placement]) -> Vec<RootMove> {
     let hit = w.shared.tt.probe(w.pos.key());
-    let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv), None);
+    let mut picker = Picker::new(&w.pos, hit.and_then(|h| h.mv), None, false);
     let mut all = Vec::new();
     // Placements that a symmetry maps onto an earlier one are left out,
     // unless named in `only`.

@@ -362,7 +362,8 @@ impl<'a> Worker<'a> {
         tt_move: Option<Placement>,
     ) -> Value {
         let left = self.pos.plies_left() as usize;
-        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left]);
+        let to_end = depth as usize >= left;
+        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left], to_end);
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -374,6 +375,16 @@ impl<'a> Worker<'a> {
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
         loop {
+            if n == 1 && !cover_tried {
+                // The first child did not cut: most likely none will. The
+                // covered moves, where no symmetry skips any, are left out
+                // of the picker at once: never scored nor sorted.
+                cover_tried = true;
+                covered = Covered::at(self, alpha);
+                if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
+                    best = best.max(covered.value);
+                }
+            }
             let (m, may_defer) = match picker.pick_in(&self.pos, self.tables, &self.three) {
                 Some(m) => (m, spread && n > 0 && n_later < later.len()),
                 None if next_later < n_later => {
@@ -387,11 +398,6 @@ impl<'a> Worker<'a> {
             };
             if symmetries != 0 && symmetry::redundant(symmetries, m) {
                 continue;
-            }
-            if n == 1 && !cover_tried {
-                // The first child did not cut: most likely none will.
-                cover_tried = true;
-                covered = Covered::at(self, alpha);
             }
             if covered.has(m) {
                 best = best.max(covered.value);
