@@ -168,6 +168,18 @@ impl Replies {
         own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
+    /// [`Replies::king_floor`] for any direction off White's lines: its
+    /// terms but White's piece's share along the line, which is its least
+    /// in every direction.
+    #[inline(always)]
+    pub fn any_king_floor(&self) -> impl Fn(Square) -> i32 + '_ {
+        let least = self.base[..8].iter().fold(i32::MAX, |a, &b| a.min(b));
+        move |k| {
+            let own = (crate::attacks::king(k) & self.empty).count() as i32;
+            own - self.loss[k.index()] as i32 + least
+        }
+    }
+
     /// By direction `d`: the empty squares whose run that way ends at a
     /// Black slider moving along it; `[8]` their union, off which
     /// [`Replies::black_block`] is zero. All of a direction's sliders are
