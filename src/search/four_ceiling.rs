@@ -120,6 +120,10 @@ struct Board {
     /// would lose to a blocker there.
     shadow: [Bitboard; 64],
     slider_loss: [i32; 64],
+    /// By empty square: Black's King's empty neighbours there less the
+    /// map's loss, its floor but White's last piece's terms
+    /// ([`Replies::least_base`]); found once for both of White's pieces.
+    room: [i32; 64],
 }
 
 impl Board {
@@ -132,12 +136,17 @@ impl Board {
         let r = with_black(pos, reply);
         let map = loss_map(&r, Color::White);
         let (shadow, slider_loss) = white_shadows(&r);
+        let mut room = [0; 64];
+        for k in r.empty() {
+            room[k.index()] = (attacks::king(k) & r.empty()).count() as i32 - map[k.index()];
+        }
         Some(Board {
             r,
             map,
             s: reply.square,
             shadow,
             slider_loss,
+            room,
         })
     }
 }
@@ -193,7 +202,7 @@ impl Ceiling {
             return false;
         }
         let replies = Replies::new(r, last, &b.map.map(|v| v as i8));
-        self.len = answers(&mut self.answers, r, &replies, targets);
+        self.len = answers(&mut self.answers, b, &replies, targets);
         self.piece = piece;
         self.replies = Some(replies);
         self.sort();
@@ -352,18 +361,15 @@ fn highest_first(tops: &[i32], order: &mut [u8]) {
     }
 }
 
-/// Fills `answers` with White's last piece's answers on `r` (`replies`
+/// Fills `answers` with White's last piece's answers on R (`replies`
 /// its gains) next to the board or to White's 7th piece on `targets`,
 /// each with a ceiling on its `top` but no King replies yet; returns how
 /// many.
-fn answers(
-    answers: &mut [Answer; 64],
-    r: &Position,
-    replies: &Replies,
-    targets: Bitboard,
-) -> usize {
+fn answers(answers: &mut [Answer; 64], b: &Board, replies: &Replies, targets: Bitboard) -> usize {
+    let r = &b.r;
     let white_lines = replies.white_lines();
-    let floor = replies.any_king_floor();
+    let least = replies.least_base();
+    let floor = |k: Square| b.room[k.index()] + least;
     let base = r.points(Color::White) - r.points(Color::Black);
     let empty = r.empty();
     let mut len = 0;
@@ -377,7 +383,7 @@ fn answers(
         a.t = t;
         a.g = base + replies.gain(t);
         a.settled = false;
-        a.top = a.g - second_floor(replies, t, kings, &white_lines, &floor);
+        a.top = a.g - second_floor(replies, t, kings, &white_lines, floor);
         a.zone = kings | Bitboard::from_square(t);
         a.reach = a.zone.adjacent();
         len += 1;
@@ -388,7 +394,7 @@ fn answers(
 /// The second highest of Black's King's gains on the squares `kings`
 /// next to `t` (the highest if alone), or less: the exact gain on White's
 /// lines through `t`, elsewhere a floor ([`Replies::king_floor`], or
-/// `floor` if no line of White's passes `t`).
+/// `floor` if no line of White's passes `t`: [`Board::room`]).
 fn second_floor(
     r: &Replies,
     t: Square,

@@ -168,16 +168,12 @@ impl Replies {
         own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
-    /// [`Replies::king_floor`] for any direction off White's lines: its
-    /// terms but White's piece's share along the line, which is its least
-    /// in every direction.
-    #[inline(always)]
-    pub fn any_king_floor(&self) -> impl Fn(Square) -> i32 + '_ {
-        let least = self.base[..8].iter().fold(i32::MAX, |a, &b| a.min(b));
-        move |k| {
-            let own = (crate::attacks::king(k) & self.empty).count() as i32;
-            own - self.loss[k.index()] as i32 + least
-        }
+    /// The least, over the directions, of the terms of
+    /// [`Replies::king_floor`] that depend on White's piece alone: with
+    /// the King's empty neighbours less the map's loss, a floor in any
+    /// direction off White's lines.
+    pub fn least_base(&self) -> i32 {
+        self.base[..8].iter().fold(i32::MAX, |a, &b| a.min(b))
     }
 
     /// By direction `d`: the empty squares whose run that way ends at a
