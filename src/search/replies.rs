@@ -168,6 +168,14 @@ impl Replies {
         own - self.loss[k.index()] as i32 + self.base[e & 7]
     }
 
+    /// The least, over the directions, of the terms of
+    /// [`Replies::king_floor`] that depend on White's piece alone: with
+    /// the King's empty neighbours less the map's loss, a floor in any
+    /// direction off White's lines.
+    pub fn least_base(&self) -> i32 {
+        self.base[..8].iter().fold(i32::MAX, |a, &b| a.min(b))
+    }
+
     /// By direction `d`: the empty squares whose run that way ends at a
     /// Black slider moving along it; `[8]` their union, off which
     /// [`Replies::black_block`] is zero. All of a direction's sliders are
