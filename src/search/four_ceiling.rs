@@ -574,6 +574,25 @@ mod tests {
         assert!(lows > 100 && spared > 50, "{lows} {spared}");
     }
 
+    /// A random 4-left position, one of White's pieces with its squares,
+    /// and Black's reply after that piece on the first of them: mostly one
+    /// that touches, now and then any.
+    fn random_reply(rng: &mut Rng) -> (Position, Piece, Bitboard, Placement) {
+        let pos = rng.position(Variant::Standard, LEFT);
+        let groups: Vec<_> = pos.legal_moves().groups().collect();
+        let (piece, targets) = groups[rng.below(groups.len())];
+        let mut after = pos.clone();
+        after.play(Placement::new(piece, targets.first().unwrap()));
+        let replies = after.legal_moves().to_vec();
+        let reply = replies[rng.below(replies.len())];
+        (pos, piece, targets, reply)
+    }
+
+    /// An alpha from -10 to +10 points and a fraction of a point.
+    fn random_alpha(rng: &mut Rng) -> Value {
+        (rng.below(21) as Value - 10) * SCALE + rng.below(SCALE as usize) as Value
+    }
+
     /// [`Ceiling::cover`] the slow way: every square's exact bound.
     fn cover_exactly(
         c: &mut Ceiling,
@@ -598,20 +617,15 @@ mod tests {
         let mut rng = Rng(0xF0C3_1196_0000_C0FE);
         let (mut checked, mut covered) = (0, 0);
         for _ in 0..400 {
-            let pos = rng.position(Variant::Standard, LEFT);
-            let groups: Vec<_> = pos.legal_moves().groups().collect();
-            let (piece, targets) = groups[rng.below(groups.len())];
-            let mut after = pos.clone();
-            after.play(Placement::new(piece, targets.first().unwrap()));
-            let replies = after.legal_moves().to_vec();
-            let Some(b) = Board::new(&pos, replies[rng.below(replies.len())]) else {
+            let (pos, piece, targets, reply) = random_reply(&mut rng);
+            let Some(b) = Board::new(&pos, reply) else {
                 continue;
             };
             let mut c = Ceiling::empty(b.s);
             if !c.set(&pos, &b, piece, targets) {
                 continue;
             }
-            let alpha = (rng.below(21) as Value - 10) * SCALE + rng.below(SCALE as usize) as Value;
+            let alpha = random_alpha(&mut rng);
             let (best, squares) = cover_exactly(&mut c, &b, targets, alpha);
             // A ceiling found before (at most `alpha`), or none.
             let before = match rng.below(3) {
@@ -655,7 +669,7 @@ mod tests {
             let Some(b) = want.and_then(|reply| Board::new(&pos, reply)) else {
                 continue;
             };
-            let alpha = (rng.below(21) as Value - 10) * SCALE + rng.below(SCALE as usize) as Value;
+            let alpha = random_alpha(&mut rng);
             let (mut lazy, mut eager) = (Ceiling::empty(b.s), Ceiling::empty(b.s));
             let mut best = Value::MIN;
             for (piece, targets) in pos.legal_moves().groups() {
@@ -728,14 +742,7 @@ mod tests {
         let mut rng = Rng(0xF0C3_1196_0000_5EED);
         let (mut checked, mut tight, mut slack) = (0, 0, 0);
         for _ in 0..400 {
-            let pos = rng.position(Variant::Standard, LEFT);
-            let groups: Vec<_> = pos.legal_moves().groups().collect();
-            let (piece, targets) = groups[rng.below(groups.len())];
-            // Black's reply: mostly one that touches, now and then any.
-            let mut after = pos.clone();
-            after.play(Placement::new(piece, targets.first().unwrap()));
-            let replies = after.legal_moves().to_vec();
-            let reply = replies[rng.below(replies.len())];
+            let (pos, piece, targets, reply) = random_reply(&mut rng);
             let Some(b) = Board::new(&pos, reply) else {
                 continue;
             };
