@@ -54,11 +54,13 @@ fn by_gain(pos: &Position) -> bool {
 
 /// Is the killer tried before the moves are scored, at a node searched to
 /// the end or not (`to_end`)? Where history alone orders them (see
-/// [`by_gain`]), and at Black's nodes with five plies left in `standard`
-/// searched to the end: there the reply that refuted a sibling leaves
-/// White a smaller tree than the best gain (see the commit for the nodes).
+/// [`by_gain`]), and at Black's nodes with five, seven or nine plies left
+/// in `standard` searched to the end: there the reply that refuted a
+/// sibling leaves White a smaller tree than the best gain (see the commits
+/// for the nodes).
 fn killer_first(pos: &Position, to_end: bool) -> bool {
-    !by_gain(pos) || to_end && pos.variant() == Variant::Standard && pos.plies_left() == 5
+    !by_gain(pos)
+        || to_end && pos.variant() == Variant::Standard && matches!(pos.plies_left(), 5 | 7 | 9)
 }
 
 /// The legal moves of a node with their ordering scores, handed out best
@@ -469,17 +471,24 @@ mod tests {
     }
 
     #[test]
-    fn the_killer_goes_first_at_five_left_only_when_searched_to_the_end() {
+    fn the_killer_goes_first_at_black_nodes_searched_to_the_end() {
         let mut rng = crate::testing::Rng(0x5F1E_EC0D_E5A1_7777);
         let tables = Tables::default();
-        for _ in 0..50 {
-            let pos = rng.position(Variant::Standard, 5);
+        for i in 0..120 {
+            let left = 4 + (i % 6) as u8;
+            let pos = rng.position(Variant::Standard, left);
             let legal = pos.legal_moves().to_vec();
             let killer = legal[rng.below(legal.len())];
             let first = |to_end| Picker::new(&pos, None, Some(killer), to_end).pick(&pos, &tables);
-            assert_eq!(first(true), Some(killer), "{}", pos.fen());
-            let mut plain = Picker::new(&pos, None, None, false);
-            assert_eq!(first(false), plain.pick(&pos, &tables), "{}", pos.fen());
+            let plain = Picker::new(&pos, None, None, false).pick(&pos, &tables);
+            // Black moves with an odd number of plies left.
+            let want = if matches!(left, 5 | 7 | 9) {
+                Some(killer)
+            } else {
+                plain
+            };
+            assert_eq!(first(true), want, "{}", pos.fen());
+            assert_eq!(first(false), plain, "{}", pos.fen());
         }
     }
 
