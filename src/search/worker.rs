@@ -248,11 +248,9 @@ impl<'a> Worker<'a> {
     /// valued from one loss map, and its entries pushed out deeper ones.
     fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
         let mut node = endgame::TwoNode::new(self, alpha, beta, ply);
+        // In `standard` the killer call decides the whole node.
         if let Some(v) = node.killer(self) {
             return v;
-        }
-        if self.pos.variant() == Variant::Standard {
-            return node.finish(self);
         }
         let key = self.pos.key();
         if let Some(h) = self.shared.tt.probe(key)
