@@ -1,7 +1,13 @@
 //! Solve-time benchmark: exact (or win/draw/loss) solves of random `standard`
 //! positions with N plies left, one thread.
 //!
-//! `cargo run --release --example solve -- <plies left> [count] [exact|wdl|go|deepen] [hash MiB]`
+//! `cargo run --release --example solve -- <plies left> [count] [exact|wdl|win|loss|go|deepen] [hash MiB]`
+//!
+//! `SOLVE_SEEDS=7,10` solves only those of the `count` positions.
+//!
+//! `win` and `loss` search one null window only: does White win (the
+//! window 0..1), does White lose (-1..0)? Each proves one side's bound, where
+//! `wdl` (-1..1) proves both for a draw.
 //!
 //! `go` asks the engine's `go` for the depth to the end; `deepen` too, with
 //! a node limit that never binds, so that it deepens through every depth as
@@ -22,19 +28,25 @@ fn main() {
     let left: u8 = args.first().and_then(|a| a.parse().ok()).unwrap_or(8);
     let count: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
     let mode = args.get(2).map_or("exact", String::as_str);
-    let wdl = mode == "wdl";
     let hash: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(64);
     let (mut total, mut worst, mut nodes) = (0.0, 0.0f64, 0u64);
     let mut s = Searcher::new(Options {
         hash_mb: hash,
         ..Options::default()
     });
-    for seed in 1..=count {
+    let only: Option<Vec<u64>> = std::env::var("SOLVE_SEEDS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
+    let seeds: Vec<u64> = (1..=count)
+        .filter(|s| only.as_ref().is_none_or(|o| o.contains(s)))
+        .collect();
+    let count = seeds.len() as u64;
+    for seed in seeds {
         let pos = random_position(Variant::Standard, left, seed);
         // Off the clock: writing every slot faults the table's pages in.
         s.clear();
         let t = Instant::now();
-        let (alpha, beta) = if wdl { (-1, 1) } else { (-INFINITE, INFINITE) };
+        let (alpha, beta) = window(mode);
         let (v, n) = if mode == "go" || mode == "deepen" {
             let limits = Limits {
                 depth: Some(left as u32),
@@ -66,9 +78,29 @@ fn main() {
     }
     println!(
         "{count} positions, {left} plies left, {}: mean {:.3} s, max {:.3} s, {:.1} M nodes/s, {nodes} nodes",
-        if wdl { "win/draw/loss" } else { "exact" },
+        label(mode),
         total / count as f64,
         worst,
         nodes as f64 / total / 1e6
     );
+}
+
+/// The root window of `mode`.
+fn window(mode: &str) -> (i32, i32) {
+    match mode {
+        "wdl" => (-1, 1),
+        "win" => (0, 1),
+        "loss" => (-1, 0),
+        _ => (-INFINITE, INFINITE),
+    }
+}
+
+/// What `mode` solves, for the summary line.
+fn label(mode: &str) -> &'static str {
+    match mode {
+        "wdl" => "win/draw/loss",
+        "win" => "win or not",
+        "loss" => "loss or not",
+        _ => "exact",
+    }
 }
