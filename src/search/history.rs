@@ -18,7 +18,7 @@ pub struct Tables {
     /// The placement that last cut a node, by plies left: siblings often
     /// fall to the same refutation. Kept at every depth, but tried first
     /// only where history alone orders the moves and at `standard`'s Black
-    /// nodes with five, seven or nine plies left searched to the end (see
+    /// nodes with five, seven, nine or eleven plies left searched to the end (see
     /// `moves::killer_first`); elsewhere the best gain goes first.
     pub cut: [Option<Placement>; 17],
 }

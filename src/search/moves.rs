@@ -54,13 +54,15 @@ fn by_gain(pos: &Position) -> bool {
 
 /// Is the killer tried before the moves are scored, at a node searched to
 /// the end or not (`to_end`)? Where history alone orders them (see
-/// [`by_gain`]), and at Black's nodes with five, seven or nine plies left
-/// in `standard` searched to the end: there the reply that refuted a
+/// [`by_gain`]), and at Black's nodes with five, seven, nine or eleven
+/// plies left in `standard` searched to the end: there the reply that refuted a
 /// sibling leaves White a smaller tree than the best gain (see the commits
 /// for the nodes).
 fn killer_first(pos: &Position, to_end: bool) -> bool {
     !by_gain(pos)
-        || to_end && pos.variant() == Variant::Standard && matches!(pos.plies_left(), 5 | 7 | 9)
+        || to_end
+            && pos.variant() == Variant::Standard
+            && matches!(pos.plies_left(), 5 | 7 | 9 | 11)
 }
 
 /// The legal moves of a node with their ordering scores, handed out best
@@ -474,15 +476,15 @@ mod tests {
     fn the_killer_goes_first_at_black_nodes_searched_to_the_end() {
         let mut rng = crate::testing::Rng(0x5F1E_EC0D_E5A1_7777);
         let tables = Tables::default();
-        for i in 0..120 {
-            let left = 4 + (i % 6) as u8;
+        for i in 0..180 {
+            let left = 4 + (i % 9) as u8;
             let pos = rng.position(Variant::Standard, left);
             let legal = pos.legal_moves().to_vec();
             let killer = legal[rng.below(legal.len())];
             let first = |to_end| Picker::new(&pos, None, Some(killer), to_end).pick(&pos, &tables);
             let plain = Picker::new(&pos, None, None, false).pick(&pos, &tables);
             // Black moves with an odd number of plies left.
-            let want = if matches!(left, 5 | 7 | 9) {
+            let want = if matches!(left, 5 | 7 | 9 | 11) {
                 Some(killer)
             } else {
                 plain
