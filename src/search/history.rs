@@ -21,6 +21,11 @@ pub struct Tables {
     /// nodes with five, seven, nine or eleven plies left searched to the end (see
     /// `moves::killer_first`); elsewhere the best gain goes first.
     pub cut: [Option<Placement>; 17],
+    /// The placements that cut a node with three plies left before the
+    /// last one (`cut[3]`), the latest first, all different from it: the
+    /// replies a 4-left ceiling falls back on when that one may not stand
+    /// there ([`Tables::set_cut`]).
+    pub recent3: [Option<Placement>; 3],
 }
 
 impl Default for Tables {
@@ -30,7 +35,27 @@ impl Default for Tables {
             after: vec![[0; CODES]; CODES + 1],
             killers: [None; 2],
             cut: [None; 17],
+            recent3: [None; 3],
         }
+    }
+}
+
+impl Tables {
+    /// Records `m` as the placement that last cut a node with `left`
+    /// plies left.
+    #[inline]
+    pub fn set_cut(&mut self, left: usize, m: Placement) {
+        if left == 3 && self.cut[3] != Some(m) {
+            let old = self.cut[3];
+            if let Some(i) = self.recent3.iter().position(|&r| r == Some(m)) {
+                // Already there: it leaves its slot, the older ones stay.
+                self.recent3.copy_within(0..i, 1);
+            } else {
+                self.recent3.rotate_right(1);
+            }
+            self.recent3[0] = old;
+        }
+        self.cut[left] = Some(m);
     }
 }
 
@@ -117,5 +142,39 @@ impl Tables {
     /// Forgets everything.
     pub fn clear(&mut self) {
         *self = Tables::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Piece;
+
+    #[test]
+    fn earlier_cuts_at_three_left_stay_distinct_latest_first() {
+        let mut t = Tables::default();
+        let at = |i: u8| Placement::new(Piece::Rook, Square::from_index(i as usize));
+        // (cut, recent3 after it)
+        let steps = [
+            (0, [None, None, None]),
+            (0, [None, None, None]),
+            (1, [Some(0), None, None]),
+            (2, [Some(1), Some(0), None]),
+            (3, [Some(2), Some(1), Some(0)]),
+            (4, [Some(3), Some(2), Some(1)]),
+            // One already kept moves up: the others keep their order.
+            (2, [Some(4), Some(3), Some(1)]),
+            (1, [Some(2), Some(4), Some(3)]),
+            (1, [Some(2), Some(4), Some(3)]),
+        ];
+        for (i, (cut, want)) in steps.into_iter().enumerate() {
+            t.set_cut(3, at(cut));
+            assert_eq!(t.cut[3], Some(at(cut)), "step {i}");
+            assert_eq!(t.recent3, want.map(|w| w.map(at)), "step {i}");
+        }
+        // Other depths keep no such list.
+        t.set_cut(5, at(9));
+        assert_eq!(t.cut[5], Some(at(9)));
+        assert_eq!(t.recent3, [Some(2), Some(4), Some(3)].map(|w| w.map(at)));
     }
 }

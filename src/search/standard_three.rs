@@ -153,7 +153,7 @@ impl Node {
                     let prev = w.pos.last_placement();
                     let tried = &self.tried[..self.n.min(self.tried.len())];
                     w.tables.update(side, prev, m, tried, LEFT as u8);
-                    w.tables.cut[LEFT] = Some(m);
+                    w.tables.set_cut(LEFT, m);
                     return Step::Cut;
                 }
             }

@@ -447,7 +447,7 @@ impl<'a> Worker<'a> {
                         let prev = self.pos.last_placement();
                         self.tables
                             .update(side, prev, m, &tried[..n.min(tried.len())], depth);
-                        self.tables.cut[left] = Some(m);
+                        self.tables.set_cut(left, m);
                         break;
                     }
                 }
