@@ -4,7 +4,7 @@
 pub use super::shared::Shared;
 
 use super::eval::evaluate;
-use super::four_ceiling::Covered;
+use super::four_ceiling::{self, Covered};
 use super::history::Tables;
 use super::kept_losses::KeptLosses;
 use super::moves::Picker;
@@ -121,6 +121,8 @@ pub struct Worker<'a> {
     pub three: Box<Three>,
     /// The loss map of the last `standard` node with two plies left.
     pub losses: KeptLosses,
+    /// Where 4-left ceilings are worked out.
+    pub ceiling: Box<four_ceiling::Scratch>,
 }
 
 impl<'a> Worker<'a> {
@@ -140,6 +142,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; 18],
             three: Box::default(),
             losses: KeptLosses::default(),
+            ceiling: Box::default(),
         }
     }
 
