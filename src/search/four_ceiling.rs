@@ -57,10 +57,7 @@ impl Covered {
             ceiling,
             ..
         } = w;
-        let reply = [t.cut[3], t.recent3[0], t.recent3[1], t.recent3[2]]
-            .into_iter()
-            .flatten()
-            .find(|&r| black_may(pos, r));
+        let reply = t.cuts(3).into_iter().flatten().find(|&r| black_may(pos, r));
         Covered::new(pos, ceiling, reply, alpha).unwrap_or_default()
     }
 
@@ -651,7 +648,7 @@ mod tests {
             let alpha = random_alpha(&mut rng);
             with_worker(&pos, &mut tables, |w| {
                 w.tables.cut[3] = Some(killer);
-                w.tables.recent3 = [None, Some(earlier[0]), Some(earlier[1])];
+                w.tables.recent[3] = [None, Some(earlier[0]), Some(earlier[1])];
                 let want = [killer, earlier[0], earlier[1]]
                     .into_iter()
                     .find(|&r| black_may(&w.pos, r));

@@ -21,11 +21,12 @@ pub struct Tables {
     /// nodes with five, seven, nine or eleven plies left searched to the end (see
     /// `moves::killer_first`); elsewhere the best gain goes first.
     pub cut: [Option<Placement>; 17],
-    /// The placements that cut a node with three plies left before the
-    /// last one (`cut[3]`), the latest first, all different from it: the
-    /// replies a 4-left ceiling falls back on when that one may not stand
-    /// there ([`Tables::set_cut`]).
-    pub recent3: [Option<Placement>; 3],
+    /// By plies left, the three placements that cut a node before the
+    /// last one (`cut`), the latest first, all different from it: where
+    /// that one may not stand, a 4-left ceiling takes the first of these
+    /// that may for Black's reply, and a picker for its killer
+    /// ([`Tables::cuts`]).
+    pub recent: [[Option<Placement>; 3]; 17],
 }
 
 impl Default for Tables {
@@ -35,7 +36,7 @@ impl Default for Tables {
             after: vec![[0; CODES]; CODES + 1],
             killers: [None; 2],
             cut: [None; 17],
-            recent3: [None; 3],
+            recent: [[None; 3]; 17],
         }
     }
 }
@@ -45,17 +46,26 @@ impl Tables {
     /// plies left.
     #[inline]
     pub fn set_cut(&mut self, left: usize, m: Placement) {
-        if left == 3 && self.cut[3] != Some(m) {
-            let old = self.cut[3];
-            if let Some(i) = self.recent3.iter().position(|&r| r == Some(m)) {
+        if self.cut[left] != Some(m) {
+            let old = self.cut[left];
+            let recent = &mut self.recent[left];
+            if let Some(i) = recent.iter().position(|&r| r == Some(m)) {
                 // Already there: it leaves its slot, the older ones stay.
-                self.recent3.copy_within(0..i, 1);
+                recent.copy_within(0..i, 1);
             } else {
-                self.recent3.rotate_right(1);
+                recent.rotate_right(1);
             }
-            self.recent3[0] = old;
+            recent[0] = old;
         }
         self.cut[left] = Some(m);
+    }
+
+    /// The placements that last cut nodes with `left` plies left, the
+    /// latest first.
+    #[inline]
+    pub fn cuts(&self, left: usize) -> [Option<Placement>; 4] {
+        let r = self.recent[left];
+        [self.cut[left], r[0], r[1], r[2]]
     }
 }
 
@@ -151,7 +161,7 @@ mod tests {
     use crate::types::Piece;
 
     #[test]
-    fn earlier_cuts_at_three_left_stay_distinct_latest_first() {
+    fn earlier_cuts_stay_distinct_latest_first() {
         let mut t = Tables::default();
         let at = |i: u8| Placement::new(Piece::Rook, Square::from_index(i as usize));
         // (cut, recent3 after it)
@@ -170,11 +180,13 @@ mod tests {
         for (i, (cut, want)) in steps.into_iter().enumerate() {
             t.set_cut(3, at(cut));
             assert_eq!(t.cut[3], Some(at(cut)), "step {i}");
-            assert_eq!(t.recent3, want.map(|w| w.map(at)), "step {i}");
+            assert_eq!(t.recent[3], want.map(|w| w.map(at)), "step {i}");
         }
-        // Other depths keep no such list.
+        // Other depths keep their own.
         t.set_cut(5, at(9));
-        assert_eq!(t.cut[5], Some(at(9)));
-        assert_eq!(t.recent3, [Some(2), Some(4), Some(3)].map(|w| w.map(at)));
+        t.set_cut(5, at(8));
+        let cuts = |c: [Option<u8>; 4]| c.map(|w| w.map(at));
+        assert_eq!(t.cuts(5), cuts([Some(8), Some(9), None, None]));
+        assert_eq!(t.cuts(3), cuts([Some(1), Some(2), Some(4), Some(3)]));
     }
 }

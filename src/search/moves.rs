@@ -102,6 +102,19 @@ impl Picker {
         killer: Option<Placement>,
         to_end: bool,
     ) -> Picker {
+        Picker::with_killers(pos, tt_move, [killer, None, None, None], to_end)
+    }
+
+    /// [`Picker::new`] with the first of `killers` (the latest cuts first,
+    /// [`Tables::cuts`]) that is legal here and not the table move as the
+    /// killer.
+    #[inline]
+    pub fn with_killers(
+        pos: &Position,
+        tt_move: Option<Placement>,
+        killers: [Option<Placement>; 4],
+        to_end: bool,
+    ) -> Picker {
         let moves = pos.legal_moves();
         let legal = |m: Option<Placement>| m.filter(|&m| moves.contains(m)).map_or(NO_MOVE, encode);
         let tt = legal(tt_move);
@@ -109,7 +122,8 @@ impl Picker {
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
         let killer = if killer_first(pos, to_end) {
-            legal(killer)
+            let ok = |&m: &Placement| moves.contains(m) && Some(m) != tt_move;
+            legal(killers.into_iter().flatten().find(ok))
         } else {
             NO_MOVE
         };

@@ -60,7 +60,14 @@ fn search_with(
     };
     let legal = |m: Option<Placement>| m.filter(|m| m.piece == piece && targets.has(m.square));
     let tt = legal(tt_move);
-    let killer = legal(w.tables.cut[LEFT]).filter(|&k| Some(k) != tt);
+    // The latest cut that may stand here: the killer, or one before it
+    // where that one's square is taken (mostly by a White placement on the
+    // square of the reply that a 4-left ceiling assumed).
+    let killer = w
+        .tables
+        .cuts(LEFT)
+        .into_iter()
+        .find_map(|m| legal(m).filter(|&k| Some(k) != tt));
     let mut node = Node {
         alpha0: alpha,
         alpha,

@@ -364,7 +364,8 @@ impl<'a> Worker<'a> {
     ) -> Value {
         let left = self.pos.plies_left() as usize;
         let to_end = depth as usize >= left;
-        let mut picker = Picker::new(&self.pos, tt_move, self.tables.cut[left], to_end);
+        let killers = self.tables.cuts(left);
+        let mut picker = Picker::with_killers(&self.pos, tt_move, killers, to_end);
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
