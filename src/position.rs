@@ -339,6 +339,21 @@ impl Position {
         self.hash ^= zobrist::piece(color, pl.piece, pl.square);
     }
 
+    /// This position with `color`'s `pl` added on its empty square, as
+    /// [`Position::from_board`] would build it (no last placement), but
+    /// without counting every piece's points again.
+    pub(crate) fn with_added(&self, color: Color, pl: Placement) -> Position {
+        let sd = self.square_delta(pl.square);
+        let mut pos = self.clone();
+        pos.points[0] -= sd.loss[0];
+        pos.points[1] -= sd.loss[1];
+        pos.points[color.index()] += sd.own[pl.piece.index()];
+        pos.put(color, pl);
+        pos.ply += 1;
+        pos.last = None;
+        pos
+    }
+
     /// Builds a position from a board, with no check of the variant's rules.
     /// `pieces` must hold at most each side's initial pieces on distinct
     /// squares; the side to move follows from the counts.
@@ -390,6 +405,36 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_added_gives_the_board_from_scratch() {
+        let mut rng = crate::testing::Rng(0xADD0_0000_5EED_0001);
+        for i in 0..300 {
+            let pos = rng.position(Variant::Standard, 1 + (i % 15) as u8);
+            let empty: Vec<Square> = pos.empty().into_iter().collect();
+            let sq = empty[rng.below(empty.len())];
+            let color = [Color::White, Color::Black][i % 2];
+            let Some(piece) = Piece::ALL.into_iter().find(|&p| pos.in_hand(color, p) > 0) else {
+                continue;
+            };
+            let mut pieces: Vec<_> = pos
+                .occupied()
+                .into_iter()
+                .map(|s| {
+                    let (c, p) = pos.piece_at(s).unwrap();
+                    (c, p, s)
+                })
+                .collect();
+            pieces.push((color, piece, sq));
+            let want = Position::from_board(Variant::Standard, &pieces, None);
+            assert_eq!(
+                pos.with_added(color, Placement::new(piece, sq)),
+                want,
+                "{}",
+                pos.fen()
+            );
+        }
+    }
 
     fn pl(s: &str) -> Placement {
         s.parse().unwrap()

@@ -530,16 +530,9 @@ fn always_touches(r: &Position, last: Piece) -> bool {
         .all(|c| roomy(ok & c))
 }
 
-/// The board of `pos` with Black's `reply` on it.
+/// The board of `pos` with Black's `reply` on it (no last placement).
 fn with_black(pos: &Position, reply: Placement) -> Position {
-    let mut pieces = Vec::with_capacity(16);
-    for sq in pos.occupied() {
-        if let Some((c, p)) = pos.piece_at(sq) {
-            pieces.push((c, p, sq));
-        }
-    }
-    pieces.push((Color::Black, reply.piece, reply.square));
-    Position::from_board(Variant::Standard, &pieces, None)
+    pos.with_added(Color::Black, reply)
 }
 
 /// By empty square of `r`: the rays of White's sliders that reach it
