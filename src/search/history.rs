@@ -164,7 +164,7 @@ mod tests {
     fn earlier_cuts_stay_distinct_latest_first() {
         let mut t = Tables::default();
         let at = |i: u8| Placement::new(Piece::Rook, Square::from_index(i as usize));
-        // (cut, recent3 after it)
+        // (the cut, recent[3] after it)
         let steps = [
             (0, [None, None, None]),
             (0, [None, None, None]),
