@@ -587,6 +587,31 @@ mod tests {
         best
     }
 
+    /// From six plies left, where a 4-left node under a later move takes
+    /// its ceiling before its first child (`worker::expected_all`).
+    #[test]
+    fn six_left_searches_keep_the_values_of_plain_alpha_beta() {
+        let mut rng = Rng(0xF0C3_1196_0000_0006);
+        let mut tables = Tables::default();
+        let mut lows = 0;
+        for _ in 0..24 {
+            let pos = rng.position(Variant::Standard, 6);
+            let want = alpha_beta(&mut pos.clone(), -INFINITE, INFINITE);
+            for window in [(want, want + 1), (want - 1, want), (want + 99, want + 100)] {
+                let got = with_worker(&pos, &mut tables, |w| {
+                    w.search(6, window.0, window.1, 0, false)
+                });
+                assert!(
+                    agrees(got, want, window),
+                    "{} {window:?} {got} {want}",
+                    pos.fen()
+                );
+                lows += usize::from(want <= window.0);
+            }
+        }
+        assert!(lows >= 48, "{lows}");
+    }
+
     #[test]
     fn nodes_keep_the_values_of_plain_alpha_beta() {
         let mut rng = Rng(0xF0C3_1196_0000_0A1B);

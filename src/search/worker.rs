@@ -49,6 +49,20 @@ pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
     r - u8::from(pv_node)
 }
 
+/// Is the node at `ply` most likely one where every move fails low, `nth`
+/// giving by ply the index of the move that led there in its parent's
+/// loop? The first child of a node that was not its parent's first: that
+/// parent most likely cuts on it (it is the expected cut node under an
+/// expected all node), so the child must refute every move. With the
+/// 4-left ceiling taken before the first child there (solve 12 12 wdl,
+/// side by side: mean 14.259 s -> 12.783 s, 1.74 G -> 1.42 G nodes); where
+/// it is wrong, the node cuts and the ceiling was spent for nothing (solve
+/// 12 2 wdl, two White wins: 3.4-3.7 s -> 3.8-4.2 s).
+#[inline]
+pub fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
+    ply >= 2 && nth[ply] == 0 && nth[ply - 1] > 0
+}
+
 /// The running result of a move loop in the window (alpha, beta).
 pub struct Running {
     /// The best value so far (-INFINITE before any).
@@ -123,6 +137,9 @@ pub struct Worker<'a> {
     pub losses: KeptLosses,
     /// Where 4-left ceilings are worked out.
     pub ceiling: Box<four_ceiling::Scratch>,
+    /// By ply, the index of the move that led there in its parent's loop
+    /// ([`expected_all`]).
+    nth: [u16; 18],
 }
 
 impl<'a> Worker<'a> {
@@ -143,6 +160,7 @@ impl<'a> Worker<'a> {
             three: Box::default(),
             losses: KeptLosses::default(),
             ceiling: Box::default(),
+            nth: [0; 18],
         }
     }
 
@@ -376,9 +394,13 @@ impl<'a> Worker<'a> {
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
+        // A 4-left node expected to fail low (Black's proof) takes its
+        // ceiling before any child; others after their first child.
+        let cover_at = usize::from(!(left == 4 && to_end && expected_all(&self.nth, ply)));
         loop {
-            if n == 1 && !cover_tried {
-                // The first child did not cut: most likely none will. The
+            if n == cover_at && !cover_tried {
+                // The first child did not cut, or the node is expected to
+                // fail low: most likely no child will cut. The
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
@@ -414,6 +436,7 @@ impl<'a> Worker<'a> {
                     self.shared.tt.prefetch(key);
                 }
             }
+            self.nth[ply + 1] = n as u16;
             let u = self.pos.play(m);
             if may_defer && self.shared.busy.contains(self.pos.key()) {
                 self.pos.undo(m, u);
@@ -510,5 +533,20 @@ mod tests {
         }
         assert_eq!(reduction(8, 16, 20, false), 3);
         assert_eq!(reduction(8, 16, 20, true), 2);
+    }
+
+    #[test]
+    fn an_all_node_is_expected_below_a_later_move_then_a_first_one() {
+        let mut nth = [0u16; 18];
+        // The root's children and the first line: no all node expected.
+        assert!(!expected_all(&nth, 0) && !expected_all(&nth, 1) && !expected_all(&nth, 2));
+        nth[3] = 4;
+        assert!(expected_all(&nth, 4));
+        // A later move of the node at 4: the next ply's first child is.
+        nth[4] = 1;
+        assert!(!expected_all(&nth, 4) && expected_all(&nth, 5));
+        nth[4] = 0;
+        nth[5] = 2;
+        assert!(!expected_all(&nth, 5) && expected_all(&nth, 6));
     }
 }
