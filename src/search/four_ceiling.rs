@@ -62,8 +62,8 @@ impl Covered {
     }
 
     /// The placements of `pos` (four plies left, White to move) that
-    /// Black's reply `reply` holds at most `alpha`, or `None`; worked out
-    /// in `scratch`.
+    /// Black's reply `reply` (one [`black_may`] allows) holds at most
+    /// `alpha`, or `None`; worked out in `scratch`.
     fn new(
         pos: &Position,
         scratch: &mut Scratch,
@@ -74,9 +74,7 @@ impl Covered {
             return None;
         }
         let Scratch { board, ceiling } = scratch;
-        if !board.fill(pos, reply?) {
-            return None;
-        }
+        board.fill(pos, reply?);
         let mut c = Covered {
             squares: [Bitboard::EMPTY; 5],
             value: Value::MIN,
@@ -147,12 +145,11 @@ struct Board {
 }
 
 impl Board {
-    /// Makes this R for Black's `reply` to `pos`; false if that reply may
-    /// not be legal. Filled in place: the search keeps one ([`Scratch`]).
-    fn fill(&mut self, pos: &Position, reply: Placement) -> bool {
-        if !black_may(pos, reply) {
-            return false;
-        }
+    /// Makes this R for Black's `reply` to `pos`, which [`black_may`]
+    /// allows (the caller chose it so). Filled in place: the search keeps
+    /// one ([`Scratch`]).
+    fn fill(&mut self, pos: &Position, reply: Placement) {
+        debug_assert!(black_may(pos, reply));
         self.r = with_black(pos, reply);
         let r = &self.r;
         self.map = loss_map(r, Color::White);
@@ -163,14 +160,17 @@ impl Board {
                 (attacks::king(k) & r.empty()).count() as i32 - self.map[k.index()];
         }
         self.s = reply.square;
-        true
     }
 
-    /// R for Black's `reply` to `pos`, or `None` ([`Board::fill`]).
+    /// R for Black's `reply` to `pos`, or `None` if [`black_may`] does not
+    /// allow it ([`Board::fill`]).
     #[cfg(test)]
     fn new(pos: &Position, reply: Placement) -> Option<Board> {
         let mut b = Board::empty();
-        b.fill(pos, reply).then_some(b)
+        black_may(pos, reply).then(|| {
+            b.fill(pos, reply);
+            b
+        })
     }
 
     /// A board to fill.

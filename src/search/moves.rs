@@ -121,9 +121,14 @@ impl Picker {
         // Where the gains order the moves, the best of them is a better
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
+        // Never the table move: `early` would hand it out twice.
         let killer = if killer_first(pos, to_end) {
             let ok = |&m: &Placement| moves.contains(m) && Some(m) != tt_move;
-            legal(killers.into_iter().flatten().find(ok))
+            killers
+                .into_iter()
+                .flatten()
+                .find(ok)
+                .map_or(NO_MOVE, encode)
         } else {
             NO_MOVE
         };
@@ -131,7 +136,7 @@ impl Picker {
             list: [0; MAX_MOVES],
             len: 0,
             next: 0,
-            early: [tt, if killer == tt { NO_MOVE } else { killer }],
+            early: [tt, killer],
             moves,
             stage: 0,
             sorted: false,

@@ -59,7 +59,7 @@ pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
 /// it is wrong, the node cuts and the ceiling was spent for nothing (solve
 /// 12 2 wdl, two White wins: 3.4-3.7 s -> 3.8-4.2 s).
 #[inline]
-pub fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
+fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
     ply >= 2 && nth[ply] == 0 && nth[ply - 1] > 0
 }
 
