@@ -94,7 +94,7 @@ impl Answers {
             top,
         };
         let (best, others) = with_piece_const!(self.piece, P => split.gains::<P>(rest & !apart));
-        (best > i32::MIN).then_some(((before + best) * SCALE, others | (rest & apart)))
+        (best > i32::MIN).then(|| ((before + best) * SCALE, others | (rest & apart)))
     }
 }
 
