@@ -405,8 +405,12 @@ mod tests {
             let lines = r.white_lines();
             for t in targets {
                 for e in 0..8 {
-                    let k =
-                        Square::from_index((t.index() as isize + crate::attacks::step(e)) as usize);
+                    let k = t.index() as isize + crate::attacks::step(e);
+                    if !(0..64).contains(&k) {
+                        // Off the board: no King's step that way.
+                        continue;
+                    }
+                    let k = Square::from_index(k as usize);
                     if RAYS[e][t.index()] & crate::attacks::king(t).0 & 1 << k.index() == 0
                         || !pos.empty().has(k)
                     {
