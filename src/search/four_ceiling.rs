@@ -305,6 +305,16 @@ impl Ceiling {
         let gain = own_points(b.r.occupied(), self.piece, u) + b.map[u.index()];
         let (shadow, loss) = (b.shadow[u.index()], b.slider_loss[u.index()]);
         let near = attacks::king(u);
+        // No answer gives more than the highest top: at most `floor`, the
+        // loop need not look (the same bounds, callgrind on solve 10 12
+        // wdl, seeds 4 and 6: 5.90 G instructions before, 5.78 G with it).
+        // Some answer always stands ([`always_touches`]).
+        if let Some(&first) = self.order[..self.len].first() {
+            let most = gain + self.answers[first as usize].top + 1 + loss;
+            if most <= floor {
+                return Some(most);
+            }
+        }
         let mut best = None;
         for o in 0..self.len {
             let i = self.order[o] as usize;
