@@ -303,11 +303,7 @@ impl Position {
             points: self.points,
             hash: self.hash,
         };
-        let us = self.side_to_move().index();
-        self.points[0] -= sd.loss[0];
-        self.points[1] -= sd.loss[1];
-        self.points[us] += sd.own[pl.piece.index()];
-        self.put(self.side_to_move(), pl);
+        self.add(self.side_to_move(), pl, sd);
         self.last = Some(pl.square);
         self.ply += 1;
         undo
@@ -345,13 +341,20 @@ impl Position {
     pub(crate) fn with_added(&self, color: Color, pl: Placement) -> Position {
         let sd = self.square_delta(pl.square);
         let mut pos = self.clone();
-        pos.points[0] -= sd.loss[0];
-        pos.points[1] -= sd.loss[1];
-        pos.points[color.index()] += sd.own[pl.piece.index()];
-        pos.put(color, pl);
+        pos.add(color, pl, &sd);
         pos.ply += 1;
         pos.last = None;
         pos
+    }
+
+    /// Puts `color`'s `pl` on the board from its hand and counts its points
+    /// (`sd` the square's delta before it), the hash updated too.
+    #[inline(always)]
+    fn add(&mut self, color: Color, pl: Placement, sd: &SquareDelta) {
+        self.points[0] -= sd.loss[0];
+        self.points[1] -= sd.loss[1];
+        self.points[color.index()] += sd.own[pl.piece.index()];
+        self.put(color, pl);
     }
 
     /// Builds a position from a board, with no check of the variant's rules.

@@ -150,7 +150,7 @@ impl Board {
     /// one ([`Scratch`]).
     fn fill(&mut self, pos: &Position, reply: Placement) {
         debug_assert!(black_may(pos, reply));
-        self.r = with_black(pos, reply);
+        self.r = pos.with_added(Color::Black, reply);
         let r = &self.r;
         self.map = loss_map(r, Color::White);
         white_shadows(r, &mut self.shadow, &mut self.slider_loss);
@@ -199,7 +199,7 @@ impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             board: Board::empty(),
-            ceiling: Ceiling::empty(Square::from_index(0)),
+            ceiling: Ceiling::empty(),
         }
     }
 }
@@ -217,8 +217,9 @@ struct Ceiling {
 }
 
 impl Ceiling {
-    /// A ceiling with no answers yet (`s` any square).
-    fn empty(s: Square) -> Ceiling {
+    /// A ceiling with no answers yet.
+    fn empty() -> Ceiling {
+        let s = Square::from_index(0);
         let none = Answer {
             t: s,
             g: 0,
@@ -540,11 +541,6 @@ fn always_touches(r: &Position, last: Piece) -> bool {
         .all(|c| roomy(ok & c))
 }
 
-/// The board of `pos` with Black's `reply` on it (no last placement).
-fn with_black(pos: &Position, reply: Placement) -> Position {
-    pos.with_added(Color::Black, reply)
-}
-
 /// By empty square of `r`: the rays of White's sliders that reach it
 /// (`shadow`), and the squares those sliders would lose to a blocker there
 /// (`loss`).
@@ -744,7 +740,7 @@ mod tests {
             let Some(b) = Board::new(&pos, reply) else {
                 continue;
             };
-            let mut c = Ceiling::empty(b.s);
+            let mut c = Ceiling::empty();
             if !c.set(&pos, &b, piece, targets) {
                 continue;
             }
@@ -793,7 +789,7 @@ mod tests {
                 continue;
             };
             let alpha = random_alpha(&mut rng);
-            let (mut lazy, mut eager) = (Ceiling::empty(b.s), Ceiling::empty(b.s));
+            let (mut lazy, mut eager) = (Ceiling::empty(), Ceiling::empty());
             let mut best = Value::MIN;
             for (piece, targets) in pos.legal_moves().groups() {
                 if !lazy.set(&pos, &b, piece, targets) {
@@ -869,7 +865,7 @@ mod tests {
             let Some(b) = Board::new(&pos, reply) else {
                 continue;
             };
-            let mut c = Ceiling::empty(b.s);
+            let mut c = Ceiling::empty();
             if !c.set(&pos, &b, piece, targets) {
                 continue;
             }
