@@ -73,17 +73,31 @@ impl Covered {
         if pos.variant() != Variant::Standard || pos.plies_left() != LEFT {
             return None;
         }
-        let Scratch { board, ceiling } = scratch;
+        let Scratch { board, ceilings } = scratch;
         board.fill(pos, reply?);
         let mut c = Covered {
             squares: [Bitboard::EMPTY; 5],
             value: Value::MIN,
         };
-        // One for both pieces.
-        for (piece, targets) in pos.legal_moves().groups() {
-            if !ceiling.set(pos, board, piece, targets) {
-                continue;
+        // One for both pieces (White holds two): a third group, if there
+        // were one, would simply not be covered.
+        let moves = pos.legal_moves();
+        let mut groups = moves.groups();
+        for ceiling in ceilings.iter_mut() {
+            ceiling.replies = None;
+            if let Some((piece, targets)) = groups.next() {
+                ceiling.prepare(pos, board, piece, targets);
             }
+        }
+        let [first, second] = &mut *ceilings;
+        match (first.parts(), second.parts()) {
+            (Some(a), Some(b)) => fill_answers([a, b], board),
+            (Some(a), None) | (None, Some(a)) => fill_answers([a], board),
+            (None, None) => {}
+        }
+        for ceiling in ceilings.iter_mut().filter(|c| c.replies.is_some()) {
+            ceiling.sort();
+            let (piece, targets) = (ceiling.piece, ceiling.targets);
             let (value, squares) = ceiling.cover(board, targets, alpha, c.value);
             c.squares[piece.index()] = squares;
             c.value = value;
@@ -192,14 +206,14 @@ impl Board {
 /// memmove 10.0% of the time, Covered::at 27.8%).
 pub struct Scratch {
     board: Board,
-    ceiling: Ceiling,
+    ceilings: [Ceiling; 2],
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             board: Board::empty(),
-            ceiling: Ceiling::empty(),
+            ceilings: [Ceiling::empty(), Ceiling::empty()],
         }
     }
 }
@@ -208,6 +222,8 @@ impl Default for Scratch {
 /// answers on R with their King replies.
 struct Ceiling {
     piece: Piece,
+    /// Its squares.
+    targets: Bitboard,
     answers: [Answer; 64],
     /// The indices of the answers, highest `top` first.
     order: [u8; 64],
@@ -233,6 +249,7 @@ impl Ceiling {
         };
         Ceiling {
             piece: Piece::King,
+            targets: Bitboard::EMPTY,
             answers: [none; 64],
             order: [0; 64],
             len: 0,
@@ -247,20 +264,49 @@ impl Ceiling {
     /// replies wait for a bound to reach their answer: most answers are
     /// never reached (solve 10 5 wdl, counted on a first version of these
     /// floors: 0.83 M reached of 4.0 M).
+    #[cfg(test)]
     fn set(&mut self, pos: &Position, b: &Board, piece: Piece, targets: Bitboard) -> bool {
-        let Some(last) = other_piece(pos, piece) else {
+        self.replies = None;
+        self.prepare(pos, b, piece, targets);
+        let Some(parts) = self.parts() else {
             return false;
+        };
+        fill_answers([parts], b);
+        self.sort();
+        true
+    }
+
+    /// [`Ceiling::set`] but the answers ([`fill_answers`], one pass for
+    /// both of White's pieces) and their order: `replies` stays `None`
+    /// where White's last piece might go beyond the answers looked at.
+    fn prepare(&mut self, pos: &Position, b: &Board, piece: Piece, targets: Bitboard) {
+        let Some(last) = other_piece(pos, piece) else {
+            return;
         };
         let r = &b.r;
         if !always_touches(r, last) {
-            return false;
+            return;
         }
-        let replies = Replies::new(r, last, &b.map.map(|v| v as i8));
-        self.len = answers(&mut self.answers, b, &replies, targets);
         self.piece = piece;
-        self.replies = Some(replies);
-        self.sort();
-        true
+        self.targets = targets;
+        self.replies = Some(Replies::new(r, last, &b.map.map(|v| v as i8)));
+    }
+
+    /// What [`fill_answers`] works on, if prepared.
+    fn parts(&mut self) -> Option<Parts<'_>> {
+        let Ceiling {
+            targets,
+            answers,
+            len,
+            replies,
+            ..
+        } = self;
+        Some(Parts {
+            replies: replies.as_ref()?,
+            answers,
+            len,
+            targets: *targets,
+        })
     }
 
     /// Orders the answers, highest `top` first.
@@ -425,58 +471,105 @@ fn highest_first(tops: &[i32], order: &mut [u8]) {
     }
 }
 
-/// Fills `answers` with White's last piece's answers on R (`replies`
-/// its gains) next to the board or to White's 7th piece on `targets`,
-/// each with a ceiling on its `top` but no King replies yet; returns how
-/// many.
-fn answers(answers: &mut [Answer; 64], b: &Board, replies: &Replies, targets: Bitboard) -> usize {
+/// One ceiling's share of [`fill_answers`].
+struct Parts<'a> {
+    replies: &'a Replies,
+    answers: &'a mut [Answer; 64],
+    len: &'a mut usize,
+    targets: Bitboard,
+}
+
+/// Fills each ceiling's answers (White's last piece, `replies` its gains,
+/// on R next to the board or to White's 7th piece on `targets`), each
+/// with a ceiling on its `top` but no King replies yet, and their count.
+/// One pass for both of White's pieces: the squares, the King's squares
+/// and the lines through them are the same (callgrind, seeds 4 and 6 of
+/// solve 10 12 wdl: see the commit).
+fn fill_answers<const N: usize>(mut sets: [Parts; N], b: &Board) {
     let r = &b.r;
-    let white_lines = replies.white_lines();
-    let least = replies.least_base();
-    let floor = |k: Square| b.room[k.index()] + least;
+    let Some(lead) = sets.first() else { return };
+    let white_lines = lead.replies.white_lines();
+    let bases: [[i32; 9]; N] = std::array::from_fn(|i| *sets[i].replies.bases());
+    let least: [i32; N] = std::array::from_fn(|i| sets[i].replies.least_base());
+    let ranges: [Bitboard; N] =
+        std::array::from_fn(|i| r.empty() & (r.occupied() | sets[i].targets).adjacent());
     let base = r.points(Color::White) - r.points(Color::Black);
     let empty = r.empty();
-    let mut len = 0;
-    for t in empty & (r.occupied() | targets).adjacent() {
+    for set in sets.iter_mut() {
+        *set.len = 0;
+    }
+    let all = ranges.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+    for t in all {
         let kings = attacks::king(t) & empty;
         if kings.is_empty() {
             // Rule 4: never a legal answer.
             continue;
         }
-        let a = &mut answers[len];
-        a.t = t;
-        a.g = base + replies.gain(t);
-        a.settled = false;
-        a.top = a.g - second_floor(replies, t, kings, &white_lines, floor);
-        a.zone = kings | Bitboard::from_square(t);
-        a.reach = a.zone.adjacent();
-        len += 1;
+        let lines = sets[0].replies;
+        let seconds = second_floors(lines, t, kings, &white_lines, &b.room, &bases, least);
+        let zone = kings | Bitboard::from_square(t);
+        let reach = zone.adjacent();
+        for (i, set) in sets.iter_mut().enumerate() {
+            if !ranges[i].has(t) {
+                continue;
+            }
+            let a = &mut set.answers[*set.len];
+            a.t = t;
+            a.g = base + set.replies.gain(t);
+            a.settled = false;
+            a.top = a.g - seconds[i];
+            a.zone = zone;
+            a.reach = reach;
+            *set.len += 1;
+        }
     }
-    len
 }
 
-/// The second highest of Black's King's gains on the squares `kings`
-/// next to `t` (the highest if alone), or less: the exact gain on White's
-/// lines through `t`, elsewhere a floor ([`Replies::king_floor`], or
-/// `floor` if no line of White's passes `t`: [`Board::room`]).
-fn second_floor(
+/// For each of White's last pieces (`bases`, `least`: their
+/// [`Replies`] terms): the second highest of Black's King's gains on the
+/// squares `kings` next to `t` (the highest if alone), or less: the exact
+/// gain on White's lines through `t` ([`Replies::king`]), elsewhere a
+/// floor ([`Replies::king_floor`], or the King's [`Board::room`] and the
+/// least base if no line of White's passes `t`). `r` gives the lines,
+/// the same for every piece.
+fn second_floors<const N: usize>(
     r: &Replies,
     t: Square,
     kings: Bitboard,
     white_lines: &[u64; 4],
-    floor: impl Fn(Square) -> i32,
-) -> i32 {
+    room: &[i32; 64],
+    bases: &[[i32; 9]; N],
+    least: [i32; N],
+) -> [i32; N] {
     if white_lines.iter().all(|l| l >> t.index() & 1 == 0) {
-        return second_highest(kings.into_iter().map(floor));
+        let s = second_highest(kings.into_iter().map(|k| room[k.index()]));
+        return least.map(|l| s + l);
     }
-    second_highest(kings.into_iter().map(|k| {
+    let (mut high, mut second) = ([i32::MIN; N], [i32::MIN; N]);
+    for k in kings {
         let e = towards(t, k);
-        if white_lines[e & 3] >> t.index() & 1 != 0 {
-            r.king(t, k, e)
-        } else {
-            r.king_floor(k, e)
+        // The King's empty neighbours less the map's loss.
+        let own = room[k.index()];
+        let on_line = white_lines[e & 3] >> t.index() & 1 != 0;
+        let (shared, run) = if on_line { r.line_terms(t, e) } else { (0, 0) };
+        for i in 0..N {
+            let b = &bases[i];
+            let v = if on_line {
+                own + b[8] + shared + (b[e & 7] - b[8]) * run
+            } else {
+                own + b[e & 7]
+            };
+            second[i] = second[i].max(high[i].min(v));
+            high[i] = high[i].max(v);
         }
-    }))
+    }
+    std::array::from_fn(|i| {
+        if second[i] == i32::MIN {
+            high[i]
+        } else {
+            second[i]
+        }
+    })
 }
 
 /// The second highest of `values` (the highest if alone, `i32::MIN` if
@@ -806,6 +899,48 @@ mod tests {
             }
         }
         assert!(checked > 200 && covered > 1000, "{checked} {covered}");
+    }
+
+    /// The answers of both of White's pieces filled in one pass are those
+    /// filled one piece at a time.
+    #[test]
+    fn answers_filled_together_match_one_piece_at_a_time() {
+        let mut rng = Rng(0xF0C3_1196_0000_2B07);
+        let mut both = 0;
+        for _ in 0..300 {
+            let pos = rng.position(Variant::Standard, LEFT);
+            let replies = pos
+                .empty()
+                .into_iter()
+                .flat_map(|s| Piece::ALL.into_iter().map(move |p| Placement::new(p, s)));
+            let Some(b) = replies.filter_map(|r| Board::new(&pos, r)).next() else {
+                continue;
+            };
+            let groups: Vec<_> = pos.legal_moves().groups().collect();
+            let [(p1, t1), (p2, t2)] = groups[..] else {
+                continue;
+            };
+            let (mut one, mut two) = (Ceiling::empty(), Ceiling::empty());
+            one.prepare(&pos, &b, p1, t1);
+            two.prepare(&pos, &b, p2, t2);
+            let (Some(x), Some(y)) = (one.parts(), two.parts()) else {
+                continue;
+            };
+            fill_answers([x, y], &b);
+            for (c, (piece, targets)) in [(&one, (p1, t1)), (&two, (p2, t2))] {
+                let mut alone = Ceiling::empty();
+                assert!(alone.set(&pos, &b, piece, targets));
+                let fields = |c: &Ceiling| -> Vec<_> {
+                    c.answers[..c.len]
+                        .iter()
+                        .map(|a| (a.t, a.g, a.top, a.zone, a.reach))
+                        .collect()
+                };
+                assert_eq!(fields(c), fields(&alone), "{} {piece:?}", pos.fen());
+            }
+            both += 1;
+        }
+        assert!(both > 100, "{both}");
     }
 
     #[test]

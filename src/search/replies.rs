@@ -233,16 +233,29 @@ impl Replies {
     /// in solve 10 5 wdl, inlined 230 M.
     #[inline(always)]
     pub fn king(&self, t: Square, k: Square, e: usize) -> i32 {
+        let (shared, run) = self.line_terms(t, e);
+        let along = self.base[e & 7] - self.base[8];
+        let own = (crate::attacks::king(k) & self.empty).count() as i32;
+        own - self.loss[k.index()] as i32 + self.base[8] + shared + along * run
+    }
+
+    /// The terms of [`Replies::king`] on the line from `t` in direction
+    /// `e` that do not depend on White's piece (the sliders' shares beyond
+    /// `t` and beyond the King), and the run from `t` that way, which
+    /// White's piece sliding along it would lose.
+    #[inline(always)]
+    pub fn line_terms(&self, t: Square, e: usize) -> (i32, i32) {
         let far = self.end(t, e ^ 4);
         // From `t` through `k`: the run beyond `k` is one shorter.
         let near = self.end(t, e);
-        let along = self.base[e & 7] - self.base[8];
-        let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32
-            + self.base[8]
-            + far.sign * near.run
-            + near.sign * (1 + far.run)
-            + along * near.run
+        (far.sign * near.run + near.sign * (1 + far.run), near.run)
+    }
+
+    /// The terms of [`Replies::king`] and [`Replies::king_floor`] that
+    /// depend on White's piece alone, by direction (`[8]`: without the
+    /// slider's share).
+    pub fn bases(&self) -> &[i32; 9] {
+        &self.base
     }
 }
 
