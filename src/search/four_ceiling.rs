@@ -497,14 +497,17 @@ struct Parts<'a> {
 /// solve 10 12 wdl: see the commit).
 fn fill_answers<const N: usize>(mut sets: [Parts; N], b: &Board) {
     let r = &b.r;
-    let Some(lead) = sets.first() else { return };
-    let white_lines = lead.replies.white_lines();
+    // The lines of the board, the same whichever piece's replies give them.
+    let Some(lines) = sets.first().map(|s| s.replies) else {
+        return;
+    };
+    let white_lines = lines.white_lines();
     let bases: [[i32; 9]; N] = std::array::from_fn(|i| *sets[i].replies.bases());
     let least: [i32; N] = std::array::from_fn(|i| sets[i].replies.least_base());
-    let ranges: [Bitboard; N] =
-        std::array::from_fn(|i| r.empty() & (r.occupied() | sets[i].targets).adjacent());
-    let base = r.points(Color::White) - r.points(Color::Black);
     let empty = r.empty();
+    let ranges: [Bitboard; N] =
+        std::array::from_fn(|i| empty & (r.occupied() | sets[i].targets).adjacent());
+    let base = r.points(Color::White) - r.points(Color::Black);
     for set in sets.iter_mut() {
         *set.len = 0;
     }
@@ -515,7 +518,6 @@ fn fill_answers<const N: usize>(mut sets: [Parts; N], b: &Board) {
             // Rule 4: never a legal answer.
             continue;
         }
-        let lines = sets[0].replies;
         let seconds = second_floors(lines, t, kings, &white_lines, &b.room, &bases, least);
         let zone = kings | Bitboard::from_square(t);
         let reach = zone.adjacent();
