@@ -19,7 +19,7 @@
 
 use super::endgame::towards;
 use super::losses::loss_map;
-use super::replies::Replies;
+use super::replies::{Replies, king_value};
 use super::segments::own_points;
 use super::worker::Worker;
 use super::{SCALE, Value};
@@ -563,11 +563,11 @@ fn second_floors<const N: usize>(
         // The King's empty neighbours less the map's loss.
         let own = room[k.index()];
         let on_line = white_lines[e & 3] >> t.index() & 1 != 0;
-        let (shared, run) = if on_line { r.line_terms(t, e) } else { (0, 0) };
+        let line = if on_line { r.line_terms(t, e) } else { (0, 0) };
         for i in 0..N {
             let b = &bases[i];
             let v = if on_line {
-                own + b[8] + shared + (b[e & 7] - b[8]) * run
+                king_value(b, own, e, line)
             } else {
                 own + b[e & 7]
             };

@@ -233,10 +233,13 @@ impl Replies {
     /// in solve 10 5 wdl, inlined 230 M.
     #[inline(always)]
     pub fn king(&self, t: Square, k: Square, e: usize) -> i32 {
-        let (shared, run) = self.line_terms(t, e);
-        let along = self.base[e & 7] - self.base[8];
         let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 + self.base[8] + shared + along * run
+        king_value(
+            &self.base,
+            own - self.loss[k.index()] as i32,
+            e,
+            self.line_terms(t, e),
+        )
     }
 
     /// The terms of [`Replies::king`] on the line from `t` in direction
@@ -247,8 +250,7 @@ impl Replies {
     pub fn line_terms(&self, t: Square, e: usize) -> (i32, i32) {
         let far = self.end(t, e ^ 4);
         // From `t` through `k`: the run beyond `k` is one shorter.
-        let near = self.end(t, e);
-        (far.sign * near.run + near.sign * (1 + far.run), near.run)
+        line_share(self.end(t, e), far)
     }
 
     /// The terms of [`Replies::king`] and [`Replies::king_floor`] that
@@ -257,6 +259,22 @@ impl Replies {
     pub fn bases(&self) -> &[i32; 9] {
         &self.base
     }
+}
+
+/// [`Replies::line_terms`] from the runs from `t` towards the King
+/// (`near`) and away from it (`far`).
+#[inline(always)]
+fn line_share(near: End, far: End) -> (i32, i32) {
+    (far.sign * near.run + near.sign * (1 + far.run), near.run)
+}
+
+/// [`Replies::king`] from its parts: `own` the King's empty neighbours
+/// less the map's loss, `base` White's piece's terms ([`Replies::bases`]),
+/// `e` the direction from `t` to the King, and the line's terms
+/// ([`Replies::line_terms`]).
+#[inline(always)]
+pub fn king_value(base: &[i32; 9], own: i32, e: usize, (shared, run): (i32, i32)) -> i32 {
+    own + base[8] + shared + (base[e & 7] - base[8]) * run
 }
 
 impl Replies {
@@ -272,16 +290,11 @@ impl Replies {
                 continue;
             }
             let k = Square::from_index((t.index() as isize + crate::attacks::step(e)) as usize);
-            let far = ends[e ^ 4];
-            let along = self.base[e] - self.base[8];
             let own = (crate::attacks::king(k) & self.empty).count() as i32;
+            let own = own - self.loss[k.index()] as i32;
             f(
                 k,
-                own - self.loss[k.index()] as i32
-                    + self.base[8]
-                    + far.sign * near.run
-                    + near.sign * (1 + far.run)
-                    + along * near.run,
+                king_value(&self.base, own, e, line_share(near, ends[e ^ 4])),
             );
         }
     }
