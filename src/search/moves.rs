@@ -156,11 +156,11 @@ impl Picker {
     fn score(&mut self, pos: &Position, tables: &Tables, frame: Option<&Frame>) {
         let stm = pos.side_to_move();
         let prev = pos.last_placement();
+        let (groups, n) = self.to_score();
+        let groups = &groups[..n];
         if let Some(f) = frame.filter(|f| by_gain(pos) && f.describes(pos)) {
             let history = tables.scores(stm, prev);
-            let moves = self.moves;
-            for (piece, b) in moves.groups() {
-                let b = self.to_score(piece, b);
+            for &(piece, b) in groups {
                 match f.held_keys(piece) {
                     Some(keys) => self.push_keyed(piece, b, keys, &history),
                     None => self.push_all(piece, b, &history, |s| f.gain(piece, s)),
@@ -171,21 +171,13 @@ impl Picker {
         let prev_scores = tables.scores(stm, prev);
         // A few moves left to score (most often those a 4-left ceiling
         // did not cover): each square scanned, not the whole board's map.
-        if by_gain(pos) {
-            let moves = self.moves;
-            let count: u32 = moves
-                .groups()
-                .map(|(p, b)| self.to_score(p, b).count())
-                .sum();
-            if count <= FEW_TO_SCAN {
-                for (piece, b) in moves.groups() {
-                    let b = self.to_score(piece, b);
-                    self.push_all(piece, b, &prev_scores, |s| {
-                        pos.gain(Placement::new(piece, s))
-                    });
-                }
-                return;
+        if by_gain(pos) && groups.iter().map(|g| g.1.count()).sum::<u32>() <= FEW_TO_SCAN {
+            for &(piece, b) in groups {
+                self.push_all(piece, b, &prev_scores, |s| {
+                    pos.gain(Placement::new(piece, s))
+                });
             }
+            return;
         }
         // One pass over the pieces gives every square's blocking losses,
         // where a square delta per target would scan its rays.
@@ -193,9 +185,7 @@ impl Picker {
         let occ = pos.occupied();
         // Piece by piece: the keys are distinct, so the order they are
         // listed in does not change the order they are handed out in.
-        let moves = self.moves;
-        for (piece, b) in moves.groups() {
-            let b = self.to_score(piece, b);
+        for &(piece, b) in groups {
             let Some(l) = &losses else {
                 self.push_all(piece, b, &prev_scores, |_| 0);
                 continue;
@@ -213,11 +203,20 @@ impl Picker {
         }
     }
 
-    /// The squares of `targets` where `piece` is still to be scored: not
-    /// handed out before scoring, not left out.
+    /// By piece (the first `n` of the five), the squares where it is still
+    /// to be scored: not handed out before scoring, not left out.
     #[inline(always)]
-    fn to_score(&self, piece: Piece, targets: Bitboard) -> Bitboard {
-        targets & !self.early_squares(piece) & !self.out[piece.index()]
+    fn to_score(&self) -> ([(Piece, Bitboard); 5], usize) {
+        let mut groups = [(Piece::King, Bitboard::EMPTY); 5];
+        let mut n = 0;
+        for ((piece, targets), g) in self.moves.groups().zip(&mut groups) {
+            *g = (
+                piece,
+                targets & !self.early_squares(piece) & !self.out[piece.index()],
+            );
+            n += 1;
+        }
+        (groups, n)
     }
 
     /// The squares of `piece`'s moves handed out before scoring.
