@@ -129,7 +129,8 @@ struct Answer {
     low: i32,
     /// `t` and the King's squares, and every square next to them: a piece
     /// of White's outside, not cut off by them from a slider's ray, leaves
-    /// every reply's ceiling as it is.
+    /// every reply's ceiling as it is. Found with the King replies: the
+    /// answers no bound reaches never need them.
     zone: Bitboard,
     reach: Bitboard,
     /// At least the second lowest of those values (the lowest if alone):
@@ -326,11 +327,13 @@ impl Ceiling {
             return a.top;
         };
         a.len = 0;
+        a.zone = Bitboard::from_square(a.t);
         let (mut low, mut second) = (i32::MAX, i32::MAX);
         replies.kings(a.t, |k, king| {
             let v = a.g - king;
             a.kings[a.len as usize] = (k, v as i16);
             a.len += 1;
+            a.zone |= Bitboard::from_square(k);
             (low, second) = if v < low {
                 (v, low)
             } else {
@@ -338,6 +341,7 @@ impl Ceiling {
             };
         });
         a.low = low;
+        a.reach = a.zone.adjacent();
         a.settled = true;
         if second == i32::MAX { low } else { second }
     }
@@ -534,8 +538,6 @@ fn fill_answers<const N: usize>(mut sets: [Parts; N], b: &Board) {
             continue;
         }
         let seconds = second_floors(lines, t, kings, &white_lines, &b.room, &bases, least);
-        let zone = kings | Bitboard::from_square(t);
-        let reach = zone.adjacent();
         for (i, set) in sets.iter_mut().enumerate() {
             if !ranges[i].has(t) {
                 continue;
@@ -545,8 +547,6 @@ fn fill_answers<const N: usize>(mut sets: [Parts; N], b: &Board) {
             a.g = base + set.replies.gain(t);
             a.settled = false;
             a.top = a.g - seconds[i];
-            a.zone = zone;
-            a.reach = reach;
             *set.len += 1;
         }
     }
@@ -966,7 +966,7 @@ mod tests {
                 let fields = |c: &Ceiling| -> Vec<_> {
                     c.answers[..c.len]
                         .iter()
-                        .map(|a| (a.t, a.g, a.top, a.zone, a.reach))
+                        .map(|a| (a.t, a.g, a.top))
                         .collect()
                 };
                 assert_eq!(fields(c), fields(&alone), "{} {piece:?}", pos.fen());
