@@ -37,7 +37,8 @@ pub const LEFT: u8 = 4;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Covered {
     squares: [Bitboard; 5],
-    /// The highest ceiling of a covered placement (at most alpha).
+    /// A ceiling on every covered placement (at most alpha): the highest
+    /// of their bounds, or a point under alpha's ([`slack`]).
     pub value: Value,
 }
 
@@ -423,12 +424,13 @@ impl Ceiling {
         mut best: Value,
     ) -> (Value, Bitboard) {
         let limit = alpha.div_euclid(SCALE);
+        let low = slack(limit);
         let mut covered = Bitboard::EMPTY;
         for u in targets {
             if u == b.s {
                 continue;
             }
-            let floor = best.div_euclid(SCALE).max(slack(limit));
+            let floor = best.div_euclid(SCALE).max(low);
             if let Some(v) = self.bound(b, u, limit, floor)
                 && v * SCALE <= alpha
             {
@@ -873,10 +875,11 @@ mod tests {
             };
             let got = c.cover(&b, targets, alpha, before);
             // A point under alpha's, at least, once any square is covered.
-            let least = (alpha.div_euclid(SCALE) - 1) * SCALE;
-            let value = match squares.is_empty() {
-                true => before,
-                false => best.max(before).max(least),
+            let least = slack(alpha.div_euclid(SCALE)) * SCALE;
+            let value = if squares.is_empty() {
+                before
+            } else {
+                best.max(before).max(least)
             };
             assert_eq!(
                 got,
