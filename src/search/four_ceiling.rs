@@ -18,7 +18,7 @@
 //! bounds every `u` alone.
 
 use super::endgame::towards;
-use super::losses::loss_map;
+use super::kept_losses::KeptLosses;
 use super::replies::{Replies, king_value};
 use super::segments::own_points;
 use super::worker::Worker;
@@ -56,26 +56,28 @@ impl Covered {
             pos,
             tables: t,
             ceiling,
+            losses,
             ..
         } = w;
         let reply = t.cuts(3).into_iter().flatten().find(|&r| black_may(pos, r));
-        Covered::new(pos, ceiling, reply, alpha).unwrap_or_default()
+        Covered::new(pos, ceiling, reply, alpha, losses).unwrap_or_default()
     }
 
     /// The placements of `pos` (four plies left, White to move) that
     /// Black's reply `reply` (one [`black_may`] allows) holds at most
-    /// `alpha`, or `None`; worked out in `scratch`.
+    /// `alpha`, or `None`; worked out in `scratch`, R's loss map from `kept`.
     fn new(
         pos: &Position,
         scratch: &mut Scratch,
         reply: Option<Placement>,
         alpha: Value,
+        kept: &mut KeptLosses,
     ) -> Option<Covered> {
         if pos.variant() != Variant::Standard || pos.plies_left() != LEFT {
             return None;
         }
         let Scratch { board, ceilings } = scratch;
-        board.fill(pos, reply?);
+        board.fill(pos, reply?, kept);
         let mut c = Covered {
             squares: [Bitboard::EMPTY; 5],
             value: Value::MIN,
@@ -146,7 +148,10 @@ struct Answer {
 /// blocker on each square.
 struct Board {
     r: Position,
-    /// R's loss map ([`loss_map`], White's view).
+    /// R's loss map ([`loss_map`], White's view) on its empty squares,
+    /// from the search's kept map ([`KeptLosses`]): R and the nodes with
+    /// two plies left around it differ by a piece or two, where a fresh
+    /// map costs one scan per piece (callgrind in the commit).
     map: [i32; 64],
     /// Black's square `s` (never covered: Black's reply would not exist).
     s: Square,
@@ -164,11 +169,11 @@ impl Board {
     /// Makes this R for Black's `reply` to `pos`, which [`black_may`]
     /// allows (the caller chose it so). Filled in place: the search keeps
     /// one ([`Scratch`]).
-    fn fill(&mut self, pos: &Position, reply: Placement) {
+    fn fill(&mut self, pos: &Position, reply: Placement, kept: &mut KeptLosses) {
         debug_assert!(black_may(pos, reply));
         self.r = pos.with_added(Color::Black, reply);
         let r = &self.r;
-        self.map = loss_map(r, Color::White);
+        self.map = kept.update(r).map(i32::from);
         white_shadows(r, &mut self.shadow, &mut self.slider_loss);
         self.room = [0; 64];
         for k in r.empty() {
@@ -184,7 +189,7 @@ impl Board {
     fn new(pos: &Position, reply: Placement) -> Option<Board> {
         let mut b = Board::empty();
         black_may(pos, reply).then(|| {
-            b.fill(pos, reply);
+            b.fill(pos, reply, &mut KeptLosses::default());
             b
         })
     }
@@ -800,7 +805,14 @@ mod tests {
                     .find(|&r| black_may(&w.pos, r));
                 let got = Covered::at(w, alpha);
                 let mut scratch = Scratch::default();
-                let want = Covered::new(&w.pos, &mut scratch, want, alpha).unwrap_or_default();
+                let want = Covered::new(
+                    &w.pos,
+                    &mut scratch,
+                    want,
+                    alpha,
+                    &mut KeptLosses::default(),
+                )
+                .unwrap_or_default();
                 assert_eq!(
                     (got.squares, got.value),
                     (want.squares, want.value),
