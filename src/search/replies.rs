@@ -164,8 +164,15 @@ impl Replies {
     /// of nodes that fail low.
     #[inline(always)]
     pub fn king_floor(&self, k: Square, e: usize) -> i32 {
-        let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        own - self.loss[k.index()] as i32 + self.base[e & 7]
+        self.king_room(k) + self.base[e & 7]
+    }
+
+    /// The King's empty neighbours on `k` less the map's loss there: the
+    /// part of [`Replies::king`] and [`Replies::king_floor`] that the
+    /// square alone gives.
+    #[inline(always)]
+    fn king_room(&self, k: Square) -> i32 {
+        (crate::attacks::king(k) & self.empty).count() as i32 - self.loss[k.index()] as i32
     }
 
     /// The least, over the directions, of the terms of
@@ -233,13 +240,7 @@ impl Replies {
     /// in solve 10 5 wdl, inlined 230 M.
     #[inline(always)]
     pub fn king(&self, t: Square, k: Square, e: usize) -> i32 {
-        let own = (crate::attacks::king(k) & self.empty).count() as i32;
-        king_value(
-            &self.base,
-            own - self.loss[k.index()] as i32,
-            e,
-            self.line_terms(t, e),
-        )
+        king_value(&self.base, self.king_room(k), e, self.line_terms(t, e))
     }
 
     /// The terms of [`Replies::king`] on the line from `t` in direction
@@ -290,8 +291,7 @@ impl Replies {
                 continue;
             }
             let k = Square::from_index((t.index() as isize + crate::attacks::step(e)) as usize);
-            let own = (crate::attacks::king(k) & self.empty).count() as i32;
-            let own = own - self.loss[k.index()] as i32;
+            let own = self.king_room(k);
             f(
                 k,
                 king_value(&self.base, own, e, line_share(near, ends[e ^ 4])),
