@@ -7,6 +7,10 @@
 //! One linear model per variant and plies left.
 //!
 //! `cargo run --release --example fit_eval -- [games per variant] > src/search/weights.rs`
+//!
+//! The games per variant are one count for all, or three (`standard`,
+//! `open`, `original`) joined by commas, as the committed weights were
+//! made: `300,2000,2000`.
 
 mod common;
 use cheversi::search::eval::{FEATURES, features, variant_index};
@@ -70,11 +74,22 @@ fn game(v: Variant, s: &mut Searcher, rng: &mut Rng, out: &mut Vec<(u8, [i32; FE
     }
 }
 
+/// Is feature `i` fitted in variant `v`? The last one, the squares the
+/// piece placed last attacks, is what the side to move may take in
+/// `original` and means nothing of the kind in `standard`, where every
+/// placement touches the board; `standard` keeps its earlier model
+/// (its 12-left win/draw/loss solves turned on the guess search's first
+/// root move: see the commit).
+fn fitted(v: Variant, i: usize) -> bool {
+    i + 1 < FEATURES || v != Variant::Standard
+}
+
 /// Least squares by the normal equations with a little ridge, solved by
-/// Gaussian elimination.
-fn least_squares(rows: &[([i32; FEATURES], f64)]) -> [f64; FEATURES] {
+/// Gaussian elimination; the features not `fitted` stay at zero.
+fn least_squares(v: Variant, rows: &[([i32; FEATURES], f64)]) -> [f64; FEATURES] {
     let mut a = [[0.0f64; FEATURES + 1]; FEATURES];
     for (f, y) in rows {
+        let f: [i32; FEATURES] = std::array::from_fn(|i| if fitted(v, i) { f[i] } else { 0 });
         for i in 0..FEATURES {
             for j in 0..FEATURES {
                 a[i][j] += f[i] as f64 * f[j] as f64;
@@ -113,10 +128,16 @@ fn least_squares(rows: &[([i32; FEATURES], f64)]) -> [f64; FEATURES] {
 }
 
 fn main() {
-    let games: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(300);
+    let arg = std::env::args().nth(1).unwrap_or_else(|| "300".into());
+    let counts: Vec<u64> = arg.split(',').filter_map(|c| c.parse().ok()).collect();
+    let games = |v: Variant| match counts.as_slice() {
+        [all] => *all,
+        [a, b, c] => [*a, *b, *c][variant_index(v)],
+        _ => {
+            eprintln!("games: one count, or three joined by commas");
+            std::process::exit(2);
+        }
+    };
     let mut table = [[[0i32; FEATURES]; 17]; 3];
     for v in Variant::ALL {
         let mut s = Searcher::new(Options {
@@ -125,7 +146,7 @@ fn main() {
         });
         let mut rng = Rng(0x0F17_E7A1 + variant_index(v) as u64);
         let mut data = Vec::new();
-        for _ in 0..games {
+        for _ in 0..games(v) {
             game(v, &mut s, &mut rng, &mut data);
         }
         for left in 0..=16u8 {
@@ -139,7 +160,7 @@ fn main() {
                 d[0] = 1.0;
                 d
             } else {
-                least_squares(&rows)
+                least_squares(v, &rows)
             };
             let err: f64 = rows
                 .iter()

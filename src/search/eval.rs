@@ -16,11 +16,13 @@ use crate::types::{Color, Piece, Square};
 use crate::variant::Variant;
 
 /// How many features the model reads.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 9;
 
 /// The features of `pos` from the side to move's view, all as differences
-/// "us minus them" except the constant: point difference, constant, pieces
-/// in hand per kind, and slider points (the ones a later placement can cut).
+/// "us minus them" except the constant and the last: point difference,
+/// constant, pieces in hand per kind, slider points (the ones a later
+/// placement can cut), and the empty squares the piece placed last attacks
+/// ([`options`]).
 pub fn features(pos: &Position) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let them = us.flip();
@@ -34,7 +36,16 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
         hand(Piece::Bishop),
         hand(Piece::Knight),
         slider_points(pos, us) - slider_points(pos, them),
+        options(pos),
     ]
+}
+
+/// The empty squares that the piece placed last attacks: in `original`
+/// the squares the side to move may take (RULES.md, rule 2).
+fn options(pos: &Position) -> i32 {
+    pos.last_placement().map_or(0, |m| {
+        (attacks::attacks(m.piece, m.square, pos.occupied()) & pos.empty()).count() as i32
+    })
 }
 
 /// Points earned by `color`'s sliders: its points but its leapers' (a few
@@ -146,7 +157,7 @@ impl Horizon {
             (
                 -base + w[0] * diff + w[7] * ours_minus_theirs,
                 Piece::ALL.map(|p| -w[2 + p.index()]),
-                Piece::ALL.map(|p| w[0] + w[7] * slides(p)),
+                Piece::ALL.map(|p| w[0] + w[7] * slides(p) - w[8]),
                 w[0] + w[7],
                 w[7],
             )
@@ -255,7 +266,8 @@ impl Horizon {
         let child = self.base
             + w[2 + piece.index()]
             + w[0] * -(self.diff + gain)
-            + w[7] * (slider[them] - slider[us]);
+            + w[7] * (slider[them] - slider[us])
+            + w[8] * sd.own[piece.index()];
         -child
     }
 }
@@ -278,6 +290,35 @@ mod tests {
         let mut again = pos.clone();
         again.play("N@c3".parse().unwrap());
         assert_eq!(features(&again)[0], again.diff());
+    }
+
+    /// In `original` the last feature counts the squares the side to move
+    /// may take (when there are any: else every empty square is legal).
+    #[test]
+    fn options_are_the_squares_original_allows() {
+        let mut rng = crate::testing::Rng(0x0F7_10E5);
+        let mut counted = 0;
+        for _ in 0..100 {
+            let mut pos = Position::new(Variant::Original);
+            rng.play(&mut pos);
+            while !pos.is_over() {
+                let squares = pos
+                    .legal_moves()
+                    .iter()
+                    .fold(crate::Bitboard::EMPTY, |b, m| {
+                        b | crate::Bitboard::from_square(m.square)
+                    });
+                let n = options(&pos);
+                if n > 0 {
+                    assert_eq!(n, squares.count() as i32, "{}", pos.fen());
+                    counted += 1;
+                } else {
+                    assert_eq!(squares, pos.empty(), "{}", pos.fen());
+                }
+                rng.play(&mut pos);
+            }
+        }
+        assert!(counted > 1000, "{counted}");
     }
 
     /// Slider points from the points but the leapers' equal a scan of
