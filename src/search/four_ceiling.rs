@@ -19,7 +19,7 @@
 
 use super::endgame::towards;
 use super::kept_losses::KeptLosses;
-use super::replies::{Replies, king_value};
+use super::replies::{Replies, king_value, room_on};
 use super::segments::own_points;
 use super::worker::Worker;
 use super::{SCALE, Value};
@@ -148,7 +148,7 @@ struct Answer {
 /// blocker on each square.
 struct Board {
     r: Position,
-    /// R's loss map ([`loss_map`], White's view) on its empty squares,
+    /// R's loss map ([`super::losses::loss_map`], White's view) on its empty squares,
     /// from the search's kept map ([`KeptLosses`]): R and the nodes with
     /// two plies left around it differ by a piece or two, where a fresh
     /// map costs one scan per piece (callgrind in the commit).
@@ -176,9 +176,9 @@ impl Board {
         self.map = kept.update(r).map(i32::from);
         white_shadows(r, &mut self.shadow, &mut self.slider_loss);
         self.room = [0; 64];
-        for k in r.empty() {
-            self.room[k.index()] =
-                (attacks::king(k) & r.empty()).count() as i32 - self.map[k.index()];
+        let empty = r.empty();
+        for k in empty {
+            self.room[k.index()] = room_on(empty, self.map[k.index()], k);
         }
         self.s = reply.square;
     }

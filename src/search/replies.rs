@@ -172,7 +172,7 @@ impl Replies {
     /// square alone gives.
     #[inline(always)]
     fn king_room(&self, k: Square) -> i32 {
-        (crate::attacks::king(k) & self.empty).count() as i32 - self.loss[k.index()] as i32
+        room_on(self.empty, i32::from(self.loss[k.index()]), k)
     }
 
     /// The least, over the directions, of the terms of
@@ -260,6 +260,14 @@ impl Replies {
     pub fn bases(&self) -> &[i32; 9] {
         &self.base
     }
+}
+
+/// The King's empty neighbours on `k` (`empty` the board's empty
+/// squares) less `loss`, the map's loss there: [`Replies::king_room`],
+/// and the ceiling's room for every square at once.
+#[inline(always)]
+pub fn room_on(empty: Bitboard, loss: i32, k: Square) -> i32 {
+    (crate::attacks::king(k) & empty).count() as i32 - loss
 }
 
 /// [`Replies::line_terms`] from the runs from `t` towards the King
