@@ -1,0 +1,112 @@
+//! `cheversi-web`: parses the command line, starts the server.
+
+use cheversi_web::engine::EngineCommand;
+use cheversi_web::server::{self, Config};
+use cheversi_web::session::Timeouts;
+use clap::Parser;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A web board for Cheversi: play and analyse in a browser with any engine
+/// that speaks the protocol.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Cli {
+    /// The engine program (default: `cheversi` beside this program).
+    #[arg(long)]
+    engine: Option<PathBuf>,
+    /// An argument for the engine (repeatable).
+    #[arg(long = "engine-arg", allow_hyphen_values = true)]
+    engine_args: Vec<String>,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// The port (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Pages open at once (each has its own engine process).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    max_sessions: u16,
+    /// Milliseconds the engine has to answer `uci` and `isready`.
+    #[arg(long, default_value_t = 10_000)]
+    ready_timeout: u64,
+    /// Milliseconds of grace past a move's time, and after `stop`, for `bestmove`.
+    #[arg(long, default_value_t = 2_000)]
+    margin: u64,
+}
+
+fn default_engine() -> PathBuf {
+    let name = format!("cheversi{}", std::env::consts::EXE_SUFFIX);
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(&name)))
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+#[tokio::main]
+async fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let program = cli.engine.unwrap_or_else(default_engine);
+    if program.components().count() > 1 && !program.is_file() {
+        eprintln!(
+            "cheversi-web: no engine at {} (build it with `cargo build --release`, or pass --engine PATH)",
+            program.display()
+        );
+        std::process::exit(2);
+    }
+    let addr = SocketAddr::new(cli.bind, cli.port);
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("cheversi-web: cannot listen on {addr}: {e}");
+            std::process::exit(2);
+        }
+    };
+    let local = listener.local_addr().unwrap_or(addr);
+    let url = format!("http://{local}/");
+    println!(
+        "cheversi-web: serving {url} (engine: {})",
+        program.display()
+    );
+    let _ = std::io::stdout().flush();
+    if cli.open {
+        open_browser(&url);
+    }
+    let config = Config {
+        engine: EngineCommand {
+            program,
+            args: cli.engine_args,
+        },
+        bind: cli.bind,
+        max_sessions: cli.max_sessions.into(),
+        timeouts: Timeouts {
+            ready: Duration::from_millis(cli.ready_timeout),
+            margin: Duration::from_millis(cli.margin),
+            ping: Duration::from_secs(2),
+        },
+    };
+    if let Err(e) = server::serve(config, listener).await {
+        eprintln!("cheversi-web: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Starts the platform's opener; failing is not an error, the address is printed.
+fn open_browser(url: &str) {
+    let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    if let Err(e) = std::process::Command::new(program).args(args).spawn() {
+        eprintln!("cheversi-web: cannot open a browser ({program}: {e}); open {url}");
+    }
+}

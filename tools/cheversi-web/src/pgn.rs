@@ -1,0 +1,271 @@
+//! PGN in and out, in the form `cheversi-match` writes: the seven standard
+//! tags plus `Variant`, the points and `SetUp`/`FEN`; placements `K@d4`,
+//! with `{comments}` that are read past.
+
+use crate::game::{Game, Outcome};
+use cheversi::{Color, Variant};
+
+/// The tags and the game of the first game in `text`.
+#[derive(Debug)]
+pub struct Imported {
+    /// The game, its cursor at the end.
+    pub game: Game,
+    /// `White` and `Black` tags, if given.
+    pub names: [Option<String>; 2],
+}
+
+/// Reads the first game of a PGN text and replays it.
+pub fn import(text: &str) -> Result<Imported, String> {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if !rest.starts_with('[') {
+            break;
+        }
+        let end = tag_end(rest).ok_or("a tag is not closed with ']'")?;
+        let (key, value) = parse_tag(&rest[1..end])?;
+        tags.push((key, value));
+        rest = &rest[end + 1..];
+    }
+    let tag = |k: &str| {
+        tags.iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(k))
+            .map(|(_, v)| v.clone())
+    };
+    let variant: Variant = match tag("Variant") {
+        Some(v) => v.parse().map_err(|e| format!("{e}"))?,
+        None => Variant::Standard,
+    };
+    let start = tag("FEN").unwrap_or_default();
+    let mut game = Game::from_text(variant, &start).map_err(|e| format!("FEN tag: {e}"))?;
+    for (i, word) in movetext_words(rest)?.iter().enumerate() {
+        game.play_text(word)
+            .map_err(|e| format!("placement {} ({word}): {e}", i + 1))?;
+    }
+    Ok(Imported {
+        game,
+        names: [tag("White"), tag("Black")],
+    })
+}
+
+/// The index of the `]` closing the tag that `s` starts, outside quotes.
+fn tag_end(s: &str) -> Option<usize> {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ']' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn parse_tag(inner: &str) -> Result<(String, String), String> {
+    let inner = inner.trim();
+    let (key, value) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("tag '{}' has no value", cut(inner)))?;
+    let value = value.trim();
+    let value = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(|| format!("tag {key}: the value must be quoted"))?;
+    Ok((
+        key.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// The placements of the movetext, up to its result or the next game.
+fn movetext_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut word = String::new();
+    let mut done = false;
+    let flush = |word: &mut String, words: &mut Vec<String>, done: &mut bool| {
+        let w = std::mem::take(word);
+        if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+            *done = true;
+            return;
+        }
+        // Move numbers, also glued to their placement: `1.`, `3...`, `1.K@d4`.
+        let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if !w.is_empty() && !w.starts_with('$') {
+            words.push(w.to_string());
+        }
+    };
+    while let Some(c) = chars.next() {
+        if done {
+            break;
+        }
+        match c {
+            '{' => {
+                flush(&mut word, &mut words, &mut done);
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+            }
+            ';' => {
+                flush(&mut word, &mut words, &mut done);
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => return Err("variations ( ... ) are not supported".into()),
+            '[' if word.is_empty() => break,
+            c if c.is_whitespace() => flush(&mut word, &mut words, &mut done),
+            c => word.push(c),
+        }
+    }
+    flush(&mut word, &mut words, &mut done);
+    Ok(words)
+}
+
+fn cut(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// The PGN text of `game` (its whole move list), ending in a newline.
+pub fn export(game: &Game, names: [&str; 2]) -> String {
+    let end = game.last_position();
+    let outcome = Outcome::of(&end);
+    let result = outcome.map_or("*", Outcome::pgn);
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| {
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{k} \"{v}\"]\n"));
+    };
+    tag("Event", "cheversi-web");
+    tag("Site", "cheversi-web");
+    tag("Date", "????.??.??");
+    tag("Round", "-");
+    tag("White", names[0]);
+    tag("Black", names[1]);
+    tag("Result", result);
+    tag("Variant", game.variant().name());
+    if outcome.is_some() {
+        tag("WhitePoints", &end.points(Color::White).to_string());
+        tag("BlackPoints", &end.points(Color::Black).to_string());
+    }
+    tag("PlyCount", &game.moves().len().to_string());
+    if let Some(fen) = game.start_fen() {
+        tag("SetUp", "1");
+        tag("FEN", fen);
+    }
+    out.push('\n');
+    let mut line = String::new();
+    let start = game.start_ply() as usize;
+    let mut words: Vec<String> = Vec::new();
+    for (i, pl) in game.moves().iter().enumerate() {
+        let ply = start + i;
+        if ply.is_multiple_of(2) {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            words.push(format!("{}...", ply / 2 + 1));
+        }
+        words.push(pl.to_string());
+    }
+    words.push(result.to_string());
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cheversi_match::game::{Played, PlayedMove};
+    use cheversi_match::pgn::{PgnHeader, game_pgn};
+    use cheversi_match::termination::{GameResult, Termination};
+
+    const GAME: &str =
+        "K@b2 R@a1 R@c1 Q@c3 Q@d3 B@d1 R@b4 N@e4 B@a2 B@e3 B@e5 R@f6 N@c5 N@c4 N@f5 K@g4";
+
+    #[test]
+    fn a_game_written_by_cheversi_match_is_replayed() {
+        let moves = GAME
+            .split(' ')
+            .enumerate()
+            .map(|(i, m)| PlayedMove {
+                placement: m.parse().unwrap(),
+                comment: (i > 1).then(|| "+0.10/3 0.010s".to_string()),
+            })
+            .collect();
+        let played = Played {
+            start_fen: None,
+            start_ply: 0,
+            moves,
+            result: GameResult::BlackWins,
+            termination: Termination::Normal,
+            points: [44, 45],
+            detail: None,
+        };
+        let h = PgnHeader {
+            event: "e",
+            round: 1,
+            white: "deep \"d4\"",
+            black: "shallow",
+            variant: "standard",
+            limits: "depth=3",
+        };
+        let text = game_pgn(&h, &played) + &game_pgn(&h, &played);
+        let got = import(&text).unwrap();
+        assert_eq!(got.game.moves().len(), 16);
+        assert_eq!(got.names[0].as_deref(), Some("deep \"d4\""));
+        let end = got.game.current();
+        assert_eq!(
+            [end.points(Color::White), end.points(Color::Black)],
+            [44, 45]
+        );
+    }
+
+    #[test]
+    fn export_then_import_keeps_the_game_and_its_start() {
+        let g = Game::from_text(
+            Variant::Standard,
+            "8/8/8/4q3/3K4/8/8/8 w e5 moves Q@f5 R@g6",
+        )
+        .unwrap();
+        let text = export(&g, ["me", "cheversi"]);
+        assert!(
+            text.contains("[FEN \"8/8/8/4q3/3K4/8/8/8 w e5\"]"),
+            "{text}"
+        );
+        assert!(text.contains("2. Q@f5 R@g6 *"), "{text}");
+        let back = import(&text).unwrap().game;
+        assert_eq!(back.moves(), g.moves());
+        assert_eq!(back.start_fen(), g.start_fen());
+    }
+
+    #[test]
+    fn a_bad_game_is_refused_with_the_placement_at_fault() {
+        let err = import("[Variant \"standard\"]\n\n1. K@d4 {x} Q@a1 *").unwrap_err();
+        assert!(
+            err.contains("placement 2 (Q@a1)") && err.contains("touch"),
+            "{err}"
+        );
+        assert!(import("[Variant \"chess\"]\n\n1. K@d4").is_err());
+        assert!(import("[Event \"x\"\n1. K@d4").is_err());
+        assert!(import("1. K@d4 (1. K@e4) *").is_err());
+    }
+}
