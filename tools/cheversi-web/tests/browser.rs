@@ -1,0 +1,172 @@
+//! The page in a real browser against the real engine: a whole game played
+//! by clicks, checked against what the engine's `d` and `moves` say.
+
+mod support;
+
+use cheversi::{Placement, Position, Square, Variant};
+use fantoccini::Locator;
+use support::*;
+
+/// Plies (White to move) at which highlighted squares and points are checked.
+const CHECKS: [usize; 3] = [0, 6, 14];
+
+fn position_after(moves: &[String]) -> Position {
+    let mut pos = Position::new(Variant::Standard);
+    for m in moves {
+        pos.play(m.parse().unwrap());
+    }
+    pos
+}
+
+/// An empty square the rules forbid to `piece`, and the library's reason.
+fn illegal_try(moves: &[String], piece: char) -> (String, String) {
+    let pos = position_after(moves);
+    for sq in Square::all() {
+        let pl: Placement = format!("{piece}@{sq}").parse().unwrap();
+        if pos.piece_at(sq).is_none()
+            && let Err(e) = pos.check(pl)
+        {
+            return (sq.to_string(), e.to_string());
+        }
+    }
+    panic!("every square is legal");
+}
+
+#[tokio::test]
+async fn a_whole_game_against_the_engine_by_clicks() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some((chromium, driver)) = browser_tools() else {
+        return skip(
+            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
+        );
+    };
+    let Some(engine) = built("cheversi") else {
+        return skip("the cheversi engine is not built here; run `cargo test --workspace`");
+    };
+    let srv = server(&engine, &[], &[]);
+    let b = browser(&chromium, &driver).await;
+    let c = &b.client;
+    c.goto(&srv.url).await.expect("the page loads");
+    wait_ready(c, 20).await;
+    set_limit(c, "depth", 2).await;
+    let mut reference = Reference::start(&engine);
+    let mut checked = Vec::new();
+    let (mut tried_illegal, mut took_back) = (false, false);
+    let mut turn = 0;
+    loop {
+        let shown = moves(c).await;
+        let n = shown.len();
+        if n == 16 {
+            break;
+        }
+        assert_eq!(n % 2, 0, "White (the human) is to move: {shown:?}");
+        let facts = reference.facts(&shown);
+        let points = [
+            text(c, "#points-white").await,
+            text(c, "#points-black").await,
+        ];
+        assert_eq!(
+            points,
+            facts.points.map(|p| p.to_string()),
+            "points at ply {n}"
+        );
+        let pl = &facts.legal[(turn * 7 + 3) % facts.legal.len()];
+        turn += 1;
+        let piece = pl.chars().next().unwrap();
+        click(c, &format!("#hand-white-{piece}")).await;
+        if CHECKS.contains(&n) && !checked.contains(&n) {
+            let mut want: Vec<String> = facts
+                .legal
+                .iter()
+                .filter(|m| m.starts_with(piece))
+                .map(|m| m[2..].to_string())
+                .collect();
+            want.sort();
+            assert_eq!(
+                highlighted(c).await,
+                want,
+                "legal squares of {piece} at ply {n}"
+            );
+            checked.push(n);
+        }
+        if n == 2 && !tried_illegal {
+            let (square, reason) = illegal_try(&shown, piece);
+            click(c, &format!("#sq-{square}")).await;
+            wait_for(10, "the reason of the illegal try", || async {
+                (text(c, "#notice").await == reason).then_some(())
+            })
+            .await;
+            assert!(reason.contains("touch"), "{reason}");
+            assert_eq!(moves(c).await, shown, "an illegal try changes nothing");
+            tried_illegal = true;
+        }
+        click(c, &format!("#sq-{}", &pl[2..])).await;
+        wait_moves(c, n + 2, 30).await;
+        if n + 2 == 6 && !took_back {
+            click(c, "#takeback").await;
+            wait_moves(c, 4, 10).await;
+            assert_eq!(moves(c).await, shown[..4]);
+            took_back = true;
+        }
+    }
+    assert_eq!(checked, CHECKS, "every check was made");
+    assert!(tried_illegal && took_back);
+    let end = c.find(Locator::Id("end")).await.unwrap();
+    wait_for(10, "the end screen", || async {
+        end.is_displayed().await.unwrap_or(false).then_some(())
+    })
+    .await;
+    let last = reference.facts(&moves(c).await);
+    let [w, bl] = last.points;
+    assert_eq!(
+        text(c, "#end-score").await,
+        format!("White {w} : {bl} Black")
+    );
+    let result = text(c, "#end-result").await;
+    let want = match w.cmp(&bl) {
+        std::cmp::Ordering::Greater => "White wins",
+        std::cmp::Ordering::Less => "Black wins",
+        std::cmp::Ordering::Equal => "Draw",
+    };
+    assert!(result.starts_with(want), "{result} (points {w}:{bl})");
+    eprintln!("game over: White {w} : {bl} Black, {result}");
+    b.client.close().await.ok();
+}
+
+/// Not a test: saves the README's picture (`cargo test --release -p
+/// cheversi-web --test browser -- --ignored screenshot`).
+#[tokio::test]
+#[ignore]
+async fn screenshot() {
+    let Some((chromium, driver)) = browser_tools() else {
+        return skip("chromium or chromedriver is not installed");
+    };
+    let Some(engine) = built("cheversi") else {
+        return skip("the cheversi engine is not built");
+    };
+    let srv = server(&engine, &[], &[]);
+    let b = browser(&chromium, &driver).await;
+    let c = &b.client;
+    c.goto(&srv.url).await.unwrap();
+    wait_ready(c, 20).await;
+    set_limit(c, "depth", 4).await;
+    for (n, piece) in ["K", "R", "B", "N"].iter().enumerate() {
+        click(c, &format!("#hand-white-{piece}")).await;
+        let squares = highlighted(c).await;
+        let square = if n == 0 {
+            "d4".to_string()
+        } else {
+            squares[squares.len() / 2].clone()
+        };
+        click(c, &format!("#sq-{square}")).await;
+        wait_moves(c, 2 * (n + 1), 30).await;
+    }
+    click(c, "#show-attacks").await;
+    click(c, "#analyse").await;
+    click(c, "#hand-white-Q").await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let png = c.screenshot().await.unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshot.png");
+    std::fs::write(&path, png).unwrap();
+    eprintln!("wrote {}", path.display());
+}
