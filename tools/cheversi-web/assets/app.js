@@ -378,6 +378,8 @@ function setup() {
     if (e.key === "ArrowLeft") send({ type: "goto", ply: Math.max(0, st.cursor - 1) });
     if (e.key === "ArrowRight") send({ type: "goto", ply: Math.min(st.moves.length, st.cursor + 1) });
   });
+  // A page kept in the back-forward cache would keep its engine: close.
+  window.addEventListener("pagehide", () => { if (ws) ws.close(); });
   connect();
 }
 

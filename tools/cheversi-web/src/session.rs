@@ -674,8 +674,9 @@ impl Session {
             self.faults += 1;
             if self.faults > MAX_RESTARTS {
                 let msg = format!(
-                    "{what}. The engine failed {MAX_RESTARTS} times in a row and was not \
-                     restarted; press 'Restart engine' to try again"
+                    "{what}. The engine failed {} times in a row and was not \
+                     restarted; press 'Restart engine' to try again",
+                    self.faults
                 );
                 self.notify("failed", msg).await;
                 return;

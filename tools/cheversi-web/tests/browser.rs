@@ -130,6 +130,31 @@ async fn a_whole_game_against_the_engine_by_clicks() {
     };
     assert!(result.starts_with(want), "{result} (points {w}:{bl})");
     eprintln!("game over: White {w} : {bl} Black, {result}");
+
+    // Analysis of an earlier position: exact once the search reaches the end.
+    let at10 = moves(c).await[..10].to_vec();
+    click(c, "#moves li[data-ply='10']").await;
+    click(c, "#analyse").await;
+    let score = wait_for(30, "an exact analysis line", || async {
+        let v = js(c, "const r = document.querySelector('#an-lines tr.exact'); return r ? r.children[0].textContent : ''").await;
+        v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+    })
+    .await;
+    let exact = reference.solve(&at10) / 100; // White to move: White's view
+    let want = match exact {
+        0 => "±0".to_string(),
+        e if e > 0 => format!("+{e}"),
+        e => format!("−{}", -e),
+    };
+    assert_eq!(score, want, "the exact score at ply 10");
+    let stats = text(c, "#an-stats").await;
+    assert!(
+        stats.contains("nodes/s") && stats.contains("of 6 left"),
+        "{stats}"
+    );
+    let pv = text(c, "#an-lines tr.exact td.pv").await;
+    assert!(pv.starts_with("6. ") && pv.contains('@'), "{pv}");
+    eprintln!("analysis at ply 10: {score} exact, {pv}; {stats}");
     b.client.close().await.ok();
 }
 

@@ -301,6 +301,32 @@ impl Reference {
         }
     }
 
+    /// The exact score (`cp`, the mover's view) of `go depth 16` after `moves`.
+    pub fn solve(&mut self, moves: &[String]) -> i64 {
+        writeln!(
+            self.stdin,
+            "position startpos moves {}\ngo depth 16",
+            moves.join(" ")
+        )
+        .unwrap();
+        self.stdin.flush().unwrap();
+        let mut cp = None;
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.out.read_line(&mut line).unwrap() > 0,
+                "reference engine ended"
+            );
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"bestmove") {
+                return cp.expect("a score before bestmove");
+            }
+            if let Some(i) = words.iter().position(|w| *w == "cp") {
+                cp = words.get(i + 1).and_then(|v| v.parse().ok());
+            }
+        }
+    }
+
     /// `d` and `moves` after `moves` from the empty board.
     pub fn facts(&mut self, moves: &[String]) -> Facts {
         let pos = if moves.is_empty() {
