@@ -155,6 +155,36 @@ async fn a_whole_game_against_the_engine_by_clicks() {
     let pv = text(c, "#an-lines tr.exact td.pv").await;
     assert!(pv.starts_with("6. ") && pv.contains('@'), "{pv}");
     eprintln!("analysis at ply 10: {score} exact, {pv}; {stats}");
+
+    // Export the game as PGN, start anew, paste it back and replay it.
+    let game = moves(c).await;
+    click(c, "#export-pgn").await;
+    let io = c.find(Locator::Id("io")).await.unwrap();
+    let pgn = wait_for(10, "the PGN in the box", || async {
+        let v = io.prop("value").await.ok().flatten().unwrap_or_default();
+        v.contains("[Result").then_some(v)
+    })
+    .await;
+    assert!(pgn.contains(&format!("[WhitePoints \"{w}\"]")), "{pgn}");
+    click(c, "#analyse").await;
+    click(c, "#new").await;
+    wait_moves(c, 0, 10).await;
+    click(c, "#load-pgn").await;
+    wait_moves(c, 16, 10).await;
+    assert_eq!(moves(c).await, game);
+    // And position strings, one with moves (White, the human, to move after each).
+    let facts = reference.facts(&["K@d4".into(), "Q@e5".into()]);
+    for (text_in, n) in [
+        ("8/8/8/4q3/3K4/8/8/8 w e5", 0),
+        ("8/8/8/8/8/8/8/8 w - moves K@d4 Q@e5", 2),
+    ] {
+        io.clear().await.unwrap();
+        io.send_keys(text_in).await.unwrap();
+        click(c, "#load-position").await;
+        wait_moves(c, n, 10).await;
+        assert_eq!(text(c, "#points-white").await, facts.points[0].to_string());
+        assert_eq!(text(c, "#points-black").await, facts.points[1].to_string());
+    }
     b.client.close().await.ok();
 }
 
@@ -175,9 +205,15 @@ async fn screenshot() {
     c.goto(&srv.url).await.unwrap();
     wait_ready(c, 20).await;
     set_limit(c, "depth", 4).await;
-    for (n, piece) in ["K", "R", "B", "N"].iter().enumerate() {
-        click(c, &format!("#hand-white-{piece}")).await;
-        let squares = highlighted(c).await;
+    for n in 0..5 {
+        let mut squares = Vec::new();
+        for piece in ["K", "R", "B", "N", "Q"] {
+            click(c, &format!("#hand-white-{piece}")).await;
+            squares = highlighted(c).await;
+            if !squares.is_empty() {
+                break;
+            }
+        }
         let square = if n == 0 {
             "d4".to_string()
         } else {
@@ -188,10 +224,71 @@ async fn screenshot() {
     }
     click(c, "#show-attacks").await;
     click(c, "#analyse").await;
-    click(c, "#hand-white-Q").await;
+    for piece in ["R", "B", "N", "Q"] {
+        click(c, &format!("#hand-white-{piece}")).await;
+        if !highlighted(c).await.is_empty() {
+            break;
+        }
+    }
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    js(c, "window.scrollTo(0, 0)").await;
     let png = c.screenshot().await.unwrap();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshot.png");
     std::fs::write(&path, png).unwrap();
     eprintln!("wrote {}", path.display());
+}
+
+/// An engine of a few lines of shell whose every search starts with the
+/// line of an opening book of solved positions.
+#[cfg(unix)]
+const BOOK_ENGINE: &str = r#"#!/bin/sh
+while read -r line; do
+  case "$line" in
+    uci) echo "id name book-engine"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) echo "info string book solved: draw (exact 0)"
+         echo "info depth 16 seldepth 16 score cp 0 nodes 1 nps 1 time 0 pv K@d4 Q@e5" ;;
+    stop) echo "bestmove K@d4" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_book_line_of_the_engine_is_shown_as_solved() {
+    use std::os::unix::fs::PermissionsExt;
+    let _one = ONE_BROWSER.lock().await;
+    let Some((chromium, driver)) = browser_tools() else {
+        return skip(
+            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
+        );
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let engine = dir.path().join("book-engine");
+    std::fs::write(&engine, BOOK_ENGINE).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let srv = server(&engine, &[], &[]);
+    let b = browser(&chromium, &driver).await;
+    let c = &b.client;
+    c.goto(&srv.url).await.unwrap();
+    wait_ready(c, 20).await;
+    click(c, "#analyse").await;
+    let solved = wait_for(10, "the solved line", || async {
+        let v = js(
+            c,
+            "const s = document.getElementById('solved'); return s.hidden ? '' : s.textContent",
+        )
+        .await;
+        v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+    })
+    .await;
+    assert_eq!(solved, "solved: draw (exact 0)");
+    let score = wait_for(10, "the exact line", || async {
+        let v = js(c, "const r = document.querySelector('#an-lines tr.exact'); return r ? r.children[0].textContent : ''").await;
+        v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+    })
+    .await;
+    assert_eq!(score, "±0");
+    b.client.close().await.ok();
 }
