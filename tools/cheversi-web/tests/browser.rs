@@ -185,6 +185,29 @@ async fn a_whole_game_against_the_engine_by_clicks() {
         assert_eq!(text(c, "#points-white").await, facts.points[0].to_string());
         assert_eq!(text(c, "#points-black").await, facts.points[1].to_string());
     }
+
+    // Engine against engine, no pause between moves, to the end screen.
+    js(c, "const d = document.getElementById('delay'); d.value = 0; d.dispatchEvent(new Event('change'))").await;
+    for side in ["white-player", "black-player"] {
+        c.find(Locator::Id(side))
+            .await
+            .unwrap()
+            .select_by_value("engine")
+            .await
+            .unwrap();
+    }
+    click(c, "#new").await;
+    wait_moves(c, 16, 60).await;
+    wait_for(10, "the end screen of the engines' game", || async {
+        end.is_displayed().await.unwrap_or(false).then_some(())
+    })
+    .await;
+    let last = reference.facts(&moves(c).await);
+    let [w, bl] = last.points;
+    assert_eq!(
+        text(c, "#end-score").await,
+        format!("White {w} : {bl} Black")
+    );
     b.client.close().await.ok();
 }
 
