@@ -240,6 +240,8 @@ impl Session {
                     return Err("nothing to take back".into());
                 }
                 self.not_before = None;
+                // Between two engines the placement would come straight back.
+                self.paused |= human == [false; 2];
             }
             ClientMsg::LoadPosition { variant, text } => {
                 self.game = Game::from_text(parse_variant(&variant)?, &text)?;
