@@ -14,7 +14,8 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Cli {
-    /// The engine program (default: `cheversi` beside this program).
+    /// The engine program (default: `cheversi` beside this program, else
+    /// the engine built into this program, run as a child process).
     #[arg(long)]
     engine: Option<PathBuf>,
     /// An argument for the engine (repeatable).
@@ -38,24 +39,48 @@ struct Cli {
     /// Milliseconds of grace past a move's time, and after `stop`, for `bestmove`.
     #[arg(long, default_value_t = 2_000)]
     margin: u64,
+    /// Be the built-in engine: the protocol on stdin/stdout (what the
+    /// server runs when no `cheversi` is beside it).
+    #[arg(long, hide = true)]
+    run_engine: bool,
 }
 
-fn default_engine() -> PathBuf {
+/// `cheversi` beside this program, else this program as the engine.
+fn default_engine() -> (PathBuf, Vec<String>) {
     let name = format!("cheversi{}", std::env::consts::EXE_SUFFIX);
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join(&name)))
-        .unwrap_or_else(|| PathBuf::from(name))
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("cheversi-web"));
+    match exe.parent().map(|dir| dir.join(&name)) {
+        Some(beside) if beside.is_file() => (beside, Vec::new()),
+        _ => (exe, vec!["--run-engine".to_string()]),
+    }
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    let program = cli.engine.unwrap_or_else(default_engine);
+    if cli.run_engine {
+        cheversi::protocol::run(std::io::stdin(), std::io::stdout());
+        return;
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cheversi-web: cannot start: {e}");
+            std::process::exit(1);
+        }
+    };
+    runtime.block_on(serve(cli));
+}
+
+async fn serve(cli: Cli) {
+    let (program, mut args) = match cli.engine {
+        Some(p) => (p, Vec::new()),
+        None => default_engine(),
+    };
+    args.extend(cli.engine_args);
     if program.components().count() > 1 && !program.is_file() {
         eprintln!(
-            "cheversi-web: no engine at {} (build it with `cargo build --release`, or pass --engine PATH)",
+            "cheversi-web: no engine at {} (pass --engine PATH)",
             program.display()
         );
         std::process::exit(2);
@@ -70,19 +95,17 @@ async fn main() {
     };
     let local = listener.local_addr().unwrap_or(addr);
     let url = format!("http://{local}/");
-    println!(
-        "cheversi-web: serving {url} (engine: {})",
-        program.display()
-    );
+    let shown = std::iter::once(program.display().to_string())
+        .chain(args.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    println!("cheversi-web: serving {url} (engine: {shown})");
     let _ = std::io::stdout().flush();
     if cli.open {
         open_browser(&url);
     }
     let config = Config {
-        engine: EngineCommand {
-            program,
-            args: cli.engine_args,
-        },
+        engine: EngineCommand { program, args },
         bind: cli.bind,
         max_sessions: cli.max_sessions.into(),
         timeouts: Timeouts {

@@ -115,3 +115,34 @@ fn pages_beyond_the_limit_are_told_and_closed() {
         "{text}"
     );
 }
+
+#[test]
+fn without_an_engine_beside_it_the_server_runs_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("cheversi-web");
+    std::fs::copy(env!("CARGO_BIN_EXE_cheversi-web"), &exe).unwrap();
+    let mut child = std::process::Command::new(&exe)
+        .args(["--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _proc = Proc(child);
+    assert!(line.contains("--run-engine"), "{line}");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap();
+    let addr = host_port(url);
+    let (mut ws, r) = upgrade(&addr, &format!("http://{addr}"));
+    let text = r + &frames(&mut ws);
+    assert!(
+        text.contains("Cheversi") && text.contains("is ready"),
+        "{text}"
+    );
+}
