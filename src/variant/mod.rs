@@ -27,6 +27,9 @@ pub trait Rules {
     fn validate(pos: &Position) -> Result<(), &'static str>;
     /// The part of the position key that the last placement contributes.
     fn key_extra(pos: &Position) -> u64;
+    /// For people: the rule that narrows the side to move's placements
+    /// now beyond "a piece in hand on an empty square", if one does.
+    fn restriction(pos: &Position) -> Option<String>;
 }
 
 /// One of the three rule sets of RULES.md.
@@ -79,6 +82,19 @@ impl Variant {
             Variant::Standard => standard::Standard::validate(pos),
             Variant::Open => open::Open::validate(pos),
             Variant::Original => original::Original::validate(pos),
+        }
+    }
+
+    /// The rule that narrows the legal placements of `pos` now, in words
+    /// (`d` shows it beside the move count).
+    pub fn restriction(self, pos: &Position) -> Option<String> {
+        if pos.is_over() {
+            return None;
+        }
+        match self {
+            Variant::Standard => standard::Standard::restriction(pos),
+            Variant::Open => open::Open::restriction(pos),
+            Variant::Original => original::Original::restriction(pos),
         }
     }
 
@@ -152,6 +168,14 @@ impl fmt::Display for IllegalPlacement {
 }
 
 impl std::error::Error for IllegalPlacement {}
+
+/// The English name of a side.
+pub const fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
 
 /// The English name of a piece.
 pub const fn piece_name(p: Piece) -> &'static str {
