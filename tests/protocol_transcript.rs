@@ -456,3 +456,31 @@ fn cutegames_style_game_between_two_engines() {
         ["response p1win", "response p2win", "response draw"].contains(&answers[0][1].as_str())
     );
 }
+
+#[test]
+fn debug_log_file_appends_both_directions() {
+    let path = std::env::temp_dir().join(format!("cheversi-debug-{}.log", std::process::id()));
+    std::fs::write(&path, "a line we wrote before\n").unwrap();
+    let mut e = Engine::start();
+    let p = path.display();
+    assert_eq!(
+        e.ask(&format!("setoption name Debug Log File value {p}")),
+        Vec::<String>::new()
+    );
+    assert_eq!(e.ask("query p1turn"), ["response true"]);
+    assert_eq!(
+        e.ask("setoption name Debug Log File value <empty>"),
+        Vec::<String>::new()
+    );
+    let log = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        log,
+        "a line we wrote before\n<< isready\n>> readyok\n<< query p1turn\n>> response true\n\
+         << isready\n>> readyok\n<< setoption name Debug Log File value <empty>\n"
+    );
+    e.expect_error(
+        "setoption name Debug Log File value /nonexistent/dir/x.log",
+        "cannot open the debug log file '/nonexistent/dir/x.log'",
+    );
+}
