@@ -95,7 +95,7 @@ impl Default for Options {
             hash_mb: 16,
             threads: 1,
             multipv: 1,
-            move_overhead: Duration::from_millis(10),
+            move_overhead: Duration::from_millis(20),
             tuned_eval: true,
             lockstep: false,
         }
