@@ -182,6 +182,7 @@ impl Engine {
         self.done.store(false, Ordering::SeqCst);
         let (control, sink, done) = (self.control.clone(), self.sink.clone(), self.done.clone());
         let handle = thread::Builder::new().name("search".into()).spawn(move || {
+            crate::sched::default_slice();
             job(&mut searcher, &control, sink, &done);
             searcher
         });

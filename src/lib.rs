@@ -8,6 +8,7 @@ pub mod fen;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod sched;
 pub mod search;
 pub mod symmetry;
 #[cfg(test)]

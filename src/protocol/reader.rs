@@ -26,9 +26,10 @@ pub enum Line {
 /// when reading fails), which the session takes as `quit`.
 pub fn spawn<R: Read + Send + 'static>(input: R) -> Receiver<Line> {
     let (tx, rx) = sync_channel(QUEUE);
-    let started = thread::Builder::new()
-        .name("input".into())
-        .spawn(move || feed(BufReader::new(input), &tx));
+    let started = thread::Builder::new().name("input".into()).spawn(move || {
+        crate::sched::short_slice();
+        feed(BufReader::new(input), &tx)
+    });
     if let Err(e) = started {
         log::error!("cannot start the input thread: {e}");
     }

@@ -22,11 +22,12 @@ pub const MAX_BENCH_DEPTH: u32 = 6;
 /// How long `quit` waits for a running search to end (and write its
 /// `bestmove`) before the engine exits without it: with many threads on a
 /// few cores, every thread must be scheduled to see the stop.
-pub const QUIT_WAIT: Duration = Duration::from_millis(200);
+pub const QUIT_WAIT: Duration = Duration::from_millis(100);
 
 /// Runs the protocol until `quit` or the end of `input`, after a one-line
 /// banner (as Stockfish's).
 pub fn run<R: Read + Send + 'static>(input: R, output: impl Write + Send + 'static) {
+    crate::sched::short_slice();
     let mut session = Session::new(Output::new(output));
     session.out.send(&[Response::Banner]);
     for line in reader::spawn(input) {
