@@ -4,7 +4,9 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod engine;
+pub mod eval;
 pub mod fen;
+mod gains;
 pub mod perft;
 pub mod position;
 pub mod protocol;
@@ -13,6 +15,7 @@ pub mod symmetry;
 #[cfg(test)]
 mod testing;
 pub mod types;
+pub mod value;
 pub mod variant;
 pub mod zobrist;
 

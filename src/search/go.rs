@@ -330,7 +330,7 @@ mod tests {
         for i in 0..8 {
             let pos = rng.position(Variant::Standard, 9);
             let (want, _) = Searcher::default().solve(&pos, -INFINITE, INFINITE);
-            let mut s = Searcher::new(super::super::Options {
+            let mut s = Searcher::new(crate::search::Options {
                 threads: 2,
                 lockstep: i % 2 == 1,
                 ..Default::default()

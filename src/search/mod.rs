@@ -2,48 +2,30 @@
 //! typed [`Event`]s through a callback that the protocol layer renders.
 
 pub mod bench;
-mod busy;
 mod endgame;
-pub mod eval;
-mod four_ceiling;
-mod frame;
-mod frontier;
 mod go;
 mod history;
-mod kept_losses;
-mod keys;
-mod losses;
+mod horizon;
+mod in_flight;
 pub mod moves;
-mod open_end;
-mod open_three;
-mod replies;
 mod root;
-mod scan;
-mod segments;
 mod shared;
-mod standard_three;
+mod square_scan;
 #[cfg(test)]
 mod test_worker;
-mod three_ceiling;
 pub mod time;
 pub mod tt;
-mod weights;
 mod worker;
 
+/// The evaluation, at its old path (`crate::eval` is its home).
+pub use crate::eval;
 use crate::position::Position;
 use crate::types::Placement;
+pub use crate::value::{INFINITE, SCALE, Value};
 use history::Tables;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tt::Tt;
-
-/// A search value: 100 x the (expected) final point difference, from the
-/// side to move's view.
-pub type Value = i32;
-/// Centipoints per point.
-pub const SCALE: Value = 100;
-/// Above every value a search can return.
-pub const INFINITE: Value = 1_000_000;
 
 /// What a `go` asks for. Every limit is optional; none means "until stopped"
 /// only with `infinite` (otherwise the search picks a sensible default).

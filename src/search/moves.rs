@@ -1,13 +1,13 @@
 //! Compact move codes (`piece * 64 + square`) and the ordered move picker.
 
-use super::frame::Frame;
 use super::history::{Scores, Tables};
-use super::keys::{Keys, gain_of};
-use super::losses::loss_map;
-use super::open_three::Three;
-use super::segments::{bishop_points, king_points, knight_points, queen_points, rook_points};
 use crate::bitboard::Bitboard;
+use crate::gains::keys::{Keys, gain_of};
+use crate::gains::loss_map::loss_map;
+use crate::gains::offers::Frame;
+use crate::gains::points::{bishop_points, king_points, knight_points, queen_points, rook_points};
 use crate::position::Position;
+use crate::search::endgame::open::three_left::Three;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 

@@ -1,11 +1,11 @@
 //! What all threads of one search share: the table, the limits and flags,
 //! the node count, and the deepest iteration any thread completed.
 
-use super::busy::Busy;
 use super::root::RootMove;
 use super::time::Budget;
 use super::tt::Tt;
 use crate::search::Control;
+use crate::search::in_flight::Busy;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 

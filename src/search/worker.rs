@@ -3,17 +3,20 @@
 
 pub use super::shared::Shared;
 
-use super::eval::evaluate;
-use super::four_ceiling::{self, Covered};
+use super::endgame::last_two;
+use super::endgame::standard::three_left;
 use super::history::Tables;
-use super::kept_losses::KeptLosses;
 use super::moves::Picker;
-use super::open_three::Three;
 use super::tt::TtBound;
-use super::{INFINITE, SCALE, Value, busy, endgame, frontier, standard_three};
+use super::{horizon, in_flight};
+use crate::eval::evaluate;
+use crate::gains::kept_loss_map::KeptLosses;
 use crate::position::Position;
+use crate::search::endgame::open::three_left::Three;
+use crate::search::endgame::standard::four_left_bound::{self, Covered};
 use crate::symmetry;
 use crate::types::Placement;
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Variant;
 use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
@@ -136,7 +139,7 @@ pub struct Worker<'a> {
     /// The loss map of the last `standard` node with two plies left.
     pub losses: KeptLosses,
     /// Where 4-left ceilings are worked out.
-    pub ceiling: Box<four_ceiling::Scratch>,
+    pub ceiling: Box<four_left_bound::Scratch>,
     /// By ply, the index of the move that led there in its parent's loop
     /// ([`expected_all`]).
     nth: [u16; 18],
@@ -268,7 +271,7 @@ impl<'a> Worker<'a> {
     /// than the cache misses of probes and stores cost once the rest is
     /// valued from one loss map, and its entries pushed out deeper ones.
     fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
-        let mut node = endgame::TwoNode::new(self, alpha, beta, ply);
+        let mut node = last_two::TwoNode::new(self, alpha, beta, ply);
         // In `standard` the killer call decides the whole node.
         if let Some(v) = node.killer(self) {
             return v;
@@ -325,7 +328,7 @@ impl<'a> Worker<'a> {
         }
         let left = self.pos.plies_left();
         if left <= 1 {
-            return endgame::solve(self, alpha, beta, ply);
+            return last_two::solve(self, alpha, beta, ply);
         }
         if left == 2 {
             return self.two_cached(alpha, beta, ply, pv_node);
@@ -343,7 +346,7 @@ impl<'a> Worker<'a> {
             return h.value;
         }
         if depth == 1 && left >= 4 {
-            let (v, m) = frontier::search(self, beta, ply, hit.and_then(|h| h.mv));
+            let (v, m) = horizon::search(self, beta, ply, hit.and_then(|h| h.mv));
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
@@ -354,9 +357,9 @@ impl<'a> Worker<'a> {
             self.three.set(&self.pos);
             self.three.prefetch(&self.pos, tt, self.three.best_gains());
         }
-        let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
+        let marked = depth >= in_flight::MIN_DEPTH && self.shared.busy.enter(key);
         let v = if left == 3 && self.pos.variant() == Variant::Standard {
-            standard_three::search(self, alpha, beta, ply, pv_node, key, tt_move)
+            three_left::search(self, alpha, beta, ply, pv_node, key, tt_move)
         } else {
             self.moves(depth, alpha, beta, ply, pv_node, key, tt_move)
         };
@@ -390,7 +393,7 @@ impl<'a> Worker<'a> {
         let mut tried = [None; 8];
         let mut n = 0;
         let symmetries = symmetry::near_start(&self.pos);
-        let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
+        let spread = depth > in_flight::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);

@@ -8,16 +8,16 @@
 //! piece and Black's King are valued from a loss map kept from the last
 //! such node ([`Replies`]).
 
-use super::moves::{MAX_MOVES, decode, encode};
-use super::replies::Replies;
-use super::scan::Best;
-use super::segments::with_piece_const;
-use super::worker::{Running, Worker};
-use super::{INFINITE, SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::gains::points::with_piece_const;
 use crate::position::SquareDelta;
+use crate::search::endgame::standard::replies::Replies;
+use crate::search::moves::{MAX_MOVES, decode, encode};
+use crate::search::square_scan::Best;
+use crate::search::worker::{Running, Worker};
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::{Moves, Variant, last_piece};
 
 /// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
@@ -139,7 +139,9 @@ impl TwoNode {
         match self.standard {
             Some(mut n) => n.solve(w),
             None if w.pos.variant() == Variant::Open => {
-                super::open_end::two(w, self.moves, self.alpha, self.beta, self.ply)
+                crate::search::endgame::open::last_two::two(
+                    w, self.moves, self.alpha, self.beta, self.ply,
+                )
             }
             None => two_generic(w, self.moves, self.alpha, self.beta, self.ply),
         }
@@ -401,9 +403,9 @@ mod tests {
 
     #[test]
     fn standard_two_nodes_match_playing_every_placement() {
-        use super::super::history::Tables;
-        use super::super::test_worker::{agrees, with_worker};
         use crate::position::Position;
+        use crate::search::history::Tables;
+        use crate::search::test_worker::{agrees, with_worker};
         let mut tables = Tables::default();
         let start = Position::new(Variant::Standard);
         let mut rng = crate::testing::Rng(0x5EED_2B0D_F00D_1234);

@@ -17,16 +17,16 @@
 //! `t` against one King reply (any reply bounds White's value) then
 //! bounds every `u` alone.
 
-use super::endgame::towards;
-use super::kept_losses::KeptLosses;
-use super::replies::{Replies, king_value, room_on};
-use super::segments::own_points;
-use super::worker::Worker;
-use super::{SCALE, Value};
 use crate::attacks::{self, ray, slides_along};
 use crate::bitboard::Bitboard;
+use crate::gains::kept_loss_map::KeptLosses;
+use crate::gains::points::own_points;
 use crate::position::Position;
+use crate::search::endgame::last_two::towards;
+use crate::search::endgame::standard::replies::{Replies, king_value, room_on};
+use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Placement, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::Variant;
 
 /// The plies left at these nodes.
@@ -148,7 +148,7 @@ struct Answer {
 /// blocker on each square.
 struct Board {
     r: Position,
-    /// R's loss map ([`super::losses::loss_map`], White's view) on its empty squares,
+    /// R's loss map ([`crate::gains::loss_map::loss_map`], White's view) on its empty squares,
     /// from the search's kept map ([`KeptLosses`]): R and the nodes with
     /// two plies left around it differ by a piece or two, where a fresh
     /// map costs one scan per piece (callgrind in the commit).
@@ -704,10 +704,10 @@ fn white_shadows(r: &Position, shadow: &mut [Bitboard; 64], loss: &mut [i32; 64]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::INFINITE;
     use crate::search::history::Tables;
     use crate::search::test_worker::{agrees, with_worker};
     use crate::testing::Rng;
+    use crate::value::INFINITE;
 
     /// Plain alpha-beta to the end: no table, no ordering, no ceiling.
     fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {

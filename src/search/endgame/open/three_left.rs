@@ -1,6 +1,6 @@
 //! An `open` node with three plies left values its squares once for all its
 //! children. After its placement on `t`, a child's squares keep their
-//! values except those `t` touches ([`super::frame::Sides::touched`]): the
+//! values except those `t` touches ([`crate::gains::offers::Sides::touched`]): the
 //! child's mover (the opponent here, with one piece left) gains on an
 //! untouched square what it would gain there now, and the reply (the piece
 //! the side to move keeps) what it would gain now. So each child patches a
@@ -8,11 +8,11 @@
 //! nodes of bench's `open` position cost 482 M instructions instead of
 //! 670 M).
 
-use super::frame::Frame;
-use super::keys::{Keys, NONE};
-use super::open_end::Node;
-use super::tt::Tt;
+use crate::gains::keys::{Keys, NONE};
+use crate::gains::offers::Frame;
 use crate::position::Position;
+use crate::search::endgame::open::last_two::Node;
+use crate::search::tt::Tt;
 use crate::types::{Piece, Placement};
 use crate::zobrist;
 

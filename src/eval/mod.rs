@@ -7,16 +7,22 @@
 //! square delta in constant time ([`Horizon`]), so the nodes just above the
 //! horizon score their children without playing them.
 
-use super::segments;
-use super::weights::WEIGHTS;
-use super::{SCALE, Value};
 use crate::attacks::{self, RAYS};
+use crate::gains::points;
 use crate::position::{Position, SquareDelta};
 use crate::types::{Color, Piece, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::Variant;
+use weights::WEIGHTS;
+
+mod weights;
 
 /// How many features the model reads.
 pub const FEATURES: usize = 9;
+const _: () = assert!(
+    WEIGHTS[0][0].len() == FEATURES,
+    "refit: examples/fit_eval.rs"
+);
 
 /// The features of `pos` from the side to move's view, all as differences
 /// "us minus them" except the constant and the last: point difference,
@@ -194,8 +200,8 @@ impl Horizon {
     pub fn at_square(&self, sq: Square) -> AtSquare {
         let occ = self.occupied;
         let (o, si) = (occ.0, sq.index());
-        let rook = segments::rook_points(occ, sq);
-        let bishop = segments::bishop_points(occ, sq);
+        let rook = points::rook_points(occ, sq);
+        let bishop = points::bishop_points(occ, sq);
         let own = [
             (attacks::king(sq) & !occ).count() as i32,
             rook + bishop,

@@ -4,11 +4,11 @@
 //! final replies all work this way; every placement valued counts as a node
 //! (Edax's convention), though none is played.
 
-use super::worker::Worker;
-use super::{INFINITE, SCALE, Value};
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
+use crate::search::worker::Worker;
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Moves;
 
 /// The best placement a scan has found so far.

@@ -14,14 +14,14 @@
 //! the compiler makes a few vector instructions, where picking the best
 //! squares from a bitboard took a bucket sort.
 
-use super::frame::{Frame, Sides, slide_dirs};
-use super::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
-use super::worker::{Running, Worker};
-use super::{INFINITE, SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::gains::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
+use crate::gains::offers::{Frame, Sides, slide_dirs};
 use crate::position::Position;
+use crate::search::worker::{Running, Worker};
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Moves;
 
 /// The exact value of an `open` position with two plies left, the mover's
@@ -361,7 +361,7 @@ impl Node {
     }
 
     /// The value, for the opponent, of its best reply to `m` (which gains
-    /// `g` for the mover), as the scan of [`super::scan::Best`] would find it:
+    /// `g` for the mover), as the scan of [`crate::search::square_scan::Best`] would find it:
     /// the best untouched reply first, then the touched squares in order until
     /// one reaches `beta`. Counts the replies that scan would value.
     ///
@@ -487,8 +487,8 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::endgame::open::three_left::Three;
     use crate::search::history::Tables;
-    use crate::search::open_three::Three;
     use crate::search::test_worker::with_worker;
     use crate::variant::Variant;
 
@@ -551,7 +551,7 @@ mod tests {
     fn replies_are_the_best_gains_then_the_lowest_squares() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let keys = crate::search::keys::tests::random_keys(&mut rng);
+            let keys = crate::gains::keys::tests::random_keys(&mut rng);
             let mut want: Vec<_> = (0..64)
                 .filter(|&s| keys[s] != NONE)
                 .map(|s| (-gain_of(keys[s]), s))

@@ -11,16 +11,16 @@
 //! each found alone, bound every pair; a placement of Black's that gains
 //! too much for that bound to prove the node fails low is searched.
 
-use super::endgame::towards;
-use super::kept_losses::Placed;
-use super::replies::Replies;
-use super::segments::{own_points, with_piece_const};
-use super::worker::Worker;
-use super::{SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::gains::kept_loss_map::Placed;
+use crate::gains::points::{own_points, with_piece_const};
 use crate::position::Position;
+use crate::search::endgame::last_two::towards;
+use crate::search::endgame::standard::replies::Replies;
+use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::white_reply;
 
 /// A ceiling at most `alpha` on the value of Black's `piece` on each of
@@ -151,11 +151,11 @@ fn king_best(r: &Replies, t: Square, free: Bitboard) -> i32 {
 mod tests {
     use super::*;
     use crate::position::Position;
-    use crate::search::INFINITE;
     use crate::search::history::Tables;
     use crate::search::test_worker::{killers, with_worker};
     use crate::testing::Rng;
     use crate::types::{Placement, Square};
+    use crate::value::INFINITE;
     use crate::variant::Variant;
 
     /// The best final value, for Black, of Black's `piece` on `s`, White's

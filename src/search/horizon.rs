@@ -3,11 +3,11 @@
 //! ([`Horizon::at_square`]), so no child is played; the children are
 //! scanned like the endgame's last ply, square by square, stopping at beta.
 
-use super::Value;
-use super::eval::Horizon;
-use super::scan::Best;
-use super::worker::Worker;
+use crate::eval::Horizon;
+use crate::search::square_scan::Best;
+use crate::search::worker::Worker;
 use crate::types::Placement;
+use crate::value::Value;
 
 /// The best child value of the current position (at least two plies left)
 /// with the children evaluated, stopping once a value reaches `beta`;
