@@ -2,6 +2,7 @@
 //! typed [`Event`]s through a callback that the protocol layer renders.
 
 pub mod bench;
+mod codes;
 mod endgame;
 mod go;
 mod history;

@@ -20,7 +20,7 @@ use crate::search::worker::Worker;
 use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
 
-use crate::search::moves::encode;
+use crate::search::codes::encode;
 
 /// The plies left at these nodes (the index of their killer).
 const LEFT: usize = 3;
