@@ -6,6 +6,9 @@
 //! Every feature of a child follows from its parent and the placement's
 //! square delta in constant time ([`Horizon`]), so the nodes just above the
 //! horizon score their children without playing them.
+//!
+//! May use: types, attacks, position, variant, value, gains. Never the
+//! search: the search calls it.
 
 use crate::attacks::{self, RAYS};
 use crate::gains::points;

@@ -1,4 +1,4 @@
-//! The frontier: nodes one ply above the evaluation horizon. A child's
+//! The horizon: nodes one ply above the evaluation horizon. A child's
 //! evaluation follows from the parent and what its square offers
 //! ([`Horizon::at_square`]), so no child is played; the children are
 //! scanned like the endgame's last ply, square by square, stopping at beta.

@@ -1,5 +1,18 @@
 //! The search: the API the engine drives. It never prints; it reports
 //! typed [`Event`]s through a callback that the protocol layer renders.
+//!
+//! The driver, top down: `go` (one search: threads, events, the chosen
+//! move) runs `root` (iterative deepening, aspiration, MultiPV) on every
+//! thread; each thread is a `worker` (principal variation search, exact once
+//! the depth reaches the end of the game) over what the threads share
+//! (`shared`: the table `tt`, the limits from `time`, the nodes in flight
+//! `in_flight`). A worker orders its moves with `moves` and `history` (move
+//! `codes` index both), scores the nodes above the horizon from the
+//! evaluation without playing their children (`horizon`, `square_scan`),
+//! and hands the last plies to the exact code (`endgame/`).
+//!
+//! May use: every layer below it (types .. variant, symmetry, value, gains,
+//! eval). Never the engine or the protocol, and never stdout.
 
 pub mod bench;
 mod codes;

@@ -12,6 +12,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::gains::points::with_piece_const;
 use crate::position::SquareDelta;
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::codes::{MAX_MOVES, decode, encode};
 use crate::search::endgame::standard::replies::Replies;
 use crate::search::square_scan::Best;

@@ -19,6 +19,7 @@ use crate::bitboard::Bitboard;
 use crate::gains::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
 use crate::gains::offers::{Frame, Sides, slide_dirs};
 use crate::position::Position;
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::worker::{Running, Worker};
 use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};

@@ -1,4 +1,10 @@
-//! `open`'s exact last plies.
+//! `open`'s exact last plies, where each side places its last piece on any
+//! empty square: a reply keeps its gain unless the placement before it
+//! touched its square, so only the touched squares are valued again
+//! (`last_two`), and a node with three plies left values its squares once
+//! for all its children (`three_left`, over `gains::offers`).
+//!
+//! May use: what `endgame` may (the worker's state included).
 
 pub mod last_two;
 pub mod three_left;

@@ -12,6 +12,7 @@ use crate::gains::keys::{Keys, NONE};
 use crate::gains::offers::Frame;
 use crate::position::Position;
 use crate::search::endgame::open::last_two::Node;
+// Upward by design: a frame loads its children's entries of the search's table.
 use crate::search::tt::Tt;
 use crate::types::{Piece, Placement};
 use crate::zobrist;

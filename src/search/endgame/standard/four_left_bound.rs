@@ -24,6 +24,7 @@ use crate::gains::points::own_points;
 use crate::position::Position;
 use crate::search::endgame::last_two::towards;
 use crate::search::endgame::standard::replies::{Replies, king_value, room_on};
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Placement, Square};
 use crate::value::{SCALE, Value};

@@ -15,6 +15,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::search::endgame::standard::three_left_bound;
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::tt::TtBound;
 use crate::search::worker::Worker;
 use crate::types::{Piece, Placement, Square};

@@ -18,6 +18,7 @@ use crate::gains::points::{own_points, with_piece_const};
 use crate::position::Position;
 use crate::search::endgame::last_two::towards;
 use crate::search::endgame::standard::replies::Replies;
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Square};
 use crate::value::{SCALE, Value};
