@@ -11,6 +11,7 @@
 //! search: the search calls it.
 
 use crate::attacks::{self, RAYS};
+use crate::bitboard::Bitboard;
 use crate::gains::points;
 use crate::position::{Position, SquareDelta};
 use crate::types::{Color, Piece, Square};
@@ -109,9 +110,9 @@ pub struct Horizon {
     base: i32,
     /// Slider points now, by colour index.
     sliders: [i32; 2],
-    kings: crate::Bitboard,
-    knights: crate::Bitboard,
-    white: crate::Bitboard,
+    kings: Bitboard,
+    knights: Bitboard,
+    white: Bitboard,
     /// A child's value is `fixed + piece[p] + own[p] * (the points p earns)`
     /// plus the square's terms: `loss` times the blockers' loss difference
     /// (theirs minus ours) and `leapers` times the leapers' (ours minus theirs).
@@ -120,10 +121,10 @@ pub struct Horizon {
     own: [i32; 5],
     loss: i32,
     leapers: i32,
-    occupied: crate::Bitboard,
-    theirs: crate::Bitboard,
+    occupied: Bitboard,
+    theirs: Bitboard,
     /// Sliders of both sides along ranks and files, along diagonals.
-    lines: [crate::Bitboard; 2],
+    lines: [Bitboard; 2],
 }
 
 /// What [`Horizon::at_square`] found on one square: its children's values follow
@@ -314,9 +315,7 @@ mod tests {
                 let squares = pos
                     .legal_moves()
                     .iter()
-                    .fold(crate::Bitboard::EMPTY, |b, m| {
-                        b | crate::Bitboard::from_square(m.square)
-                    });
+                    .fold(Bitboard::EMPTY, |b, m| b | Bitboard::from_square(m.square));
                 let n = options(&pos);
                 if n > 0 {
                     assert_eq!(n, squares.count() as i32, "{}", pos.fen());

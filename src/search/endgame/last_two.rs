@@ -8,7 +8,7 @@
 //! piece and Black's King are valued from a loss map kept from the last
 //! such node ([`Replies`]).
 
-use crate::attacks;
+use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
 use crate::gains::points::with_piece_const;
 use crate::position::SquareDelta;
@@ -20,25 +20,6 @@ use crate::search::worker::{Running, Worker};
 use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::{Moves, Variant, last_piece};
-
-/// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
-/// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
-/// (masked, so that the index needs no bounds check).
-const TOWARDS: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut d = 0;
-    while d < 8 {
-        t[(attacks::step(d) as usize).wrapping_neg() & 31] = d as u8;
-        d += 1;
-    }
-    t
-};
-
-/// The direction from `k` to its neighbour `t`.
-#[inline(always)]
-pub(super) fn towards(k: Square, t: Square) -> usize {
-    TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
-}
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -390,17 +371,6 @@ fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usi
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn towards_points_from_each_square_to_its_neighbour() {
-        for t in Square::all() {
-            for k in attacks::king(t) {
-                let d = towards(k, t);
-                let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
-                assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
-            }
-        }
-    }
 
     #[test]
     fn standard_two_nodes_match_playing_every_placement() {

@@ -17,12 +17,11 @@
 //! `t` against one King reply (any reply bounds White's value) then
 //! bounds every `u` alone.
 
-use crate::attacks::{self, ray, slides_along};
+use crate::attacks::{self, ray, slides_along, towards};
 use crate::bitboard::Bitboard;
 use crate::gains::kept_loss_map::KeptLosses;
 use crate::gains::points::own_points;
 use crate::position::Position;
-use crate::search::endgame::last_two::towards;
 use crate::search::endgame::standard::replies::{Replies, king_value, room_on};
 // Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::worker::Worker;

@@ -371,7 +371,7 @@ mod tests {
             for t in targets {
                 let mut seen = Bitboard::EMPTY;
                 r.kings(t, |k, v| {
-                    let e = crate::search::endgame::last_two::towards(t, k);
+                    let e = crate::attacks::towards(t, k);
                     assert_eq!(v, r.king(t, k, e), "{} {t} {k}", pos.fen());
                     seen |= Bitboard::from_square(k);
                     checked += 1;
@@ -408,7 +408,7 @@ mod tests {
             let lines = r.black_lines();
             for t in targets {
                 for k in crate::attacks::king(t) & pos.empty() {
-                    let e = crate::search::endgame::last_two::towards(t, k);
+                    let e = crate::attacks::towards(t, k);
                     let want = black_block_by_loop(&r, k, e);
                     assert_eq!(r.black_block(&lines, k, e), want, "{} {t} {k}", pos.fen());
                     (checked, blocked) = (checked + 1, blocked + usize::from(want != 0));

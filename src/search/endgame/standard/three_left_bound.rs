@@ -11,12 +11,11 @@
 //! each found alone, bound every pair; a placement of Black's that gains
 //! too much for that bound to prove the node fails low is searched.
 
-use crate::attacks;
+use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
 use crate::gains::kept_loss_map::Placed;
 use crate::gains::points::{own_points, with_piece_const};
 use crate::position::Position;
-use crate::search::endgame::last_two::towards;
 use crate::search::endgame::standard::replies::Replies;
 // Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::worker::Worker;
