@@ -18,6 +18,7 @@ pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod schedule;
+pub mod signals;
 pub mod sprt;
 pub mod state;
 pub mod stats;

@@ -172,6 +172,9 @@ pub fn all_end(pids: &[u32], secs: u64) -> bool {
 /// Ends processes a failed test left behind.
 pub fn kill_all(pids: &[u32]) {
     for &p in pids {
-        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-9", &p.to_string()])
+            .stderr(std::process::Stdio::null())
+            .status();
     }
 }
