@@ -13,6 +13,7 @@ pub mod limit;
 pub mod openings;
 pub mod output;
 pub mod pgn;
+pub mod pgn_mark;
 pub mod record;
 pub mod report;
 pub mod rng;
