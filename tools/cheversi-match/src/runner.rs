@@ -226,6 +226,12 @@ fn record_game(
         detail: played.detail.clone(),
     });
     state.save(&opts.state_path)?;
+    log::info!(
+        "game {} recorded in {} ({} of the range)",
+        spec.index + 1,
+        opts.state_path,
+        state.records.len()
+    );
     let summary = Summary::new(config, &tally(&state.records), false);
     let line = format!(
         "Finished game {} ({white} vs {black}): {} {{{}, points {}-{}}}",

@@ -263,6 +263,7 @@ fn resume_refuses_a_different_match() {
     );
     assert_ne!(r.code, 0);
     assert!(r.stderr.contains("different match"), "{}", r.stderr);
+    assert!(r.stderr.contains("--games"), "{}", r.stderr);
 }
 
 #[test]
