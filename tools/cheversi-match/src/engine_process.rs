@@ -217,15 +217,16 @@ fn own_group(cmd: &mut Command) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
+        let runner = std::process::id();
         // SAFETY: the closure runs in the child between fork and exec and
         // calls only prctl and getppid, which are async-signal-safe.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                // The runner died before prctl: init adopted us.
-                if libc::getppid() == 1 {
+                // The runner died before prctl: someone else adopted us.
+                if u32::try_from(libc::getppid()).ok() != Some(runner) {
                     return Err(std::io::Error::other("the runner is gone"));
                 }
                 Ok(())

@@ -92,7 +92,8 @@ fn claim_pgn_end(dir: &Path, f: impl Fn(u64) -> u64) {
 
 #[test]
 fn r6_a_wrong_pgn_length_in_the_state_is_refused_not_obeyed() {
-    let cases: [(&str, fn(u64) -> u64); 3] = [
+    type Claim = fn(u64) -> u64;
+    let cases: [(&str, Claim); 3] = [
         ("too small", |n| n - 100),
         ("zero", |_| 0),
         ("too large", |n| n + 1000),
