@@ -122,11 +122,15 @@ impl Report {
         };
         let p = self.penta;
         let mut s = format!(
-            "{wdl}{} games | {} | {} | LOS {:.2} %",
+            "{wdl}{} games | {} | {} | {}",
             self.games,
             estimate("Elo", self.elo, self.elo_error),
             estimate("nElo", self.nelo, self.nelo_error),
-            self.los,
+            if self.los.is_nan() {
+                "LOS: undefined for these results".to_string()
+            } else {
+                format!("LOS {:.2} %", self.los)
+            },
         );
         if p.iter().sum::<u64>() > 0 {
             let [ll, ld, dd, wd, ww] = p;
@@ -148,7 +152,7 @@ fn estimate(name: &str, value: f64, error: f64) -> String {
     // Adding 0.0 turns -0.0 into 0.0, so an even score prints as 0.00.
     let z = |x: f64| x + 0.0;
     if value.is_nan() {
-        return format!("{name}: none (no games)");
+        return format!("{name}: undefined for these results");
     }
     if value.is_infinite() {
         let (sign, all) = if value > 0.0 {
@@ -213,5 +217,12 @@ mod tests {
             "Elo 470.44 (no interval: too few kinds of result)"
         );
         assert_eq!(estimate("Elo", -0.0, 0.0), "Elo 0.00 +/- 0.00");
+        let all_drawn_pairs = Counts {
+            penta: [0, 0, 5, 0, 0],
+            ..Counts::default()
+        };
+        let line = Report::from_counts(&all_drawn_pairs, None).line();
+        assert!(!line.contains("NaN"), "{line}");
+        assert!(line.contains("nElo: undefined for these results"), "{line}");
     }
 }
