@@ -64,14 +64,14 @@ fn starting_state(args: &RunArgs) -> Result<State, String> {
         Some(s) if args.resume => {
             if let Some(diff) = s.config.difference(&config) {
                 return Err(format!(
-                    "{path} holds a different match ({diff}); resume with the arguments it was                      started with, or give another --state to start a new match"
+                    "{path} holds a different match ({diff}); resume with the arguments it was started with, or give another --state to start a new match"
                 ));
             }
             check_resumed_pgn(&s, args.pgnout.as_deref())?;
             Ok(s)
         }
         Some(s) if !s.complete() && !runner::decided(&s.config, &s) => Err(format!(
-            "{path} holds a match in progress ({} of {} games played); to continue it, run the              same command with --resume; to start over, delete it or give another --state",
+            "{path} holds a match in progress ({} of {} games played); to continue it, run the same command with --resume; to start over, delete it or give another --state",
             s.records.len(),
             s.config.range.1 - s.config.range.0
         )),
@@ -93,13 +93,13 @@ fn check_resumed_pgn(s: &State, pgnout: Option<&str>) -> Result<(), String> {
             mark.path
         )),
         (None, Some(p)) => Err(format!(
-            "--pgnout {p}: the match was started without --pgnout, so its games are in no PGN;              resume without --pgnout, or start a new match with another --state"
+            "--pgnout {p}: the match was started without --pgnout, so its games are in no PGN; resume without --pgnout, or start a new match with another --state"
         )),
         (Some(mark), Some(p)) => {
             let given = pgn_mark::absolute(p)?;
             if given.display().to_string() != mark.path {
                 return Err(format!(
-                    "--pgnout {p} is not the PGN the match wrote its games to ({}); resume with                      --pgnout {0}",
+                    "--pgnout {p} is not the PGN the match wrote its games to ({}); resume with --pgnout {0}",
                     mark.path
                 ));
             }
@@ -114,7 +114,7 @@ fn check_outputs(args: &RunArgs) -> Result<(), String> {
         let meta = std::fs::metadata(p);
         if meta.as_ref().is_ok_and(|m| !m.is_file()) {
             return Err(format!(
-                "--pgnout {p}: not a regular file; the runner reads its PGN back to resume a                  match, so give a file (or leave out --pgnout to write no PGN)"
+                "--pgnout {p}: not a regular file; the runner reads its PGN back to resume a match, so give a file (or leave out --pgnout to write no PGN)"
             ));
         }
         writable("--pgnout", p)?;
