@@ -15,7 +15,6 @@
 //! eval). Never the engine or the protocol, and never stdout.
 
 pub mod bench;
-mod codes;
 mod endgame;
 mod go;
 mod history;

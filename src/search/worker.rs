@@ -353,9 +353,10 @@ impl<'a> Worker<'a> {
         let tt_move = hit.and_then(|h| h.move_for(depth, left));
         if left == 3 && self.pos.variant() == Variant::Open {
             let tt = self.shared.tt;
-            self.three.prefetch(&self.pos, tt, tt_move);
+            self.three.prefetch(&self.pos, tt_move, |k| tt.prefetch(k));
             self.three.set(&self.pos);
-            self.three.prefetch(&self.pos, tt, self.three.best_gains());
+            self.three
+                .prefetch(&self.pos, self.three.best_gains(), |k| tt.prefetch(k));
         }
         let marked = depth >= in_flight::MIN_DEPTH && self.shared.busy.enter(key);
         let v = if left == 3 && self.pos.variant() == Variant::Standard {
@@ -407,7 +408,13 @@ impl<'a> Worker<'a> {
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
-                covered = Covered::at(self, alpha);
+                covered = Covered::at(
+                    &self.pos,
+                    self.tables.cuts(3),
+                    &mut self.ceiling,
+                    &mut self.losses,
+                    alpha,
+                );
                 if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
                     best = best.max(covered.value);
                 }

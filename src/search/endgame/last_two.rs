@@ -10,11 +10,11 @@
 
 use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
+use crate::codes::{MAX_MOVES, decode, encode};
 use crate::gains::points::with_piece_const;
 use crate::position::SquareDelta;
-// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
-use crate::search::codes::{MAX_MOVES, decode, encode};
 use crate::search::endgame::standard::replies::Replies;
+// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::square_scan::Best;
 use crate::search::worker::{Running, Worker};
 use crate::types::{Piece, Placement, Square};

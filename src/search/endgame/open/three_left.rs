@@ -12,8 +12,6 @@ use crate::gains::keys::{Keys, NONE};
 use crate::gains::offers::Frame;
 use crate::position::Position;
 use crate::search::endgame::open::last_two::Node;
-// Upward by design: a frame loads its children's entries of the search's table.
-use crate::search::tt::Tt;
 use crate::types::{Piece, Placement};
 use crate::zobrist;
 
@@ -77,10 +75,16 @@ impl Three {
     /// node is prepared, then (once it is) the best gain of each kind the
     /// side to move holds, which the move picker's gains put first unless
     /// history outweighs them. Each child probes its entry soon after it
-    /// is entered, and those probes waited on memory.
-    pub fn prefetch(&self, pos: &Position, tt: &Tt, moves: impl IntoIterator<Item = Placement>) {
+    /// is entered, and those probes waited on memory. `load` starts
+    /// loading one key's entry (the search's table is the caller's).
+    pub fn prefetch(
+        &self,
+        pos: &Position,
+        moves: impl IntoIterator<Item = Placement>,
+        load: impl Fn(u64),
+    ) {
         for m in moves {
-            tt.prefetch(child_key(pos, m));
+            load(child_key(pos, m));
         }
     }
 
