@@ -8,6 +8,7 @@
 //! nodes of bench's `open` position cost 482 M instructions instead of
 //! 670 M).
 
+use crate::bitboard::Bitboard;
 use crate::gains::keys::{Keys, NONE};
 use crate::gains::offers::Frame;
 use crate::position::Position;
@@ -97,6 +98,32 @@ impl Three {
     /// The squares of the node prepared last.
     pub fn frame(&self) -> &Frame {
         &self.frame
+    }
+
+    /// The node of `pos` (two plies left, its mover placing `piece` on
+    /// `squares`, the reply `reply`) with its mover's gains: patched from
+    /// the prepared node's squares if `pos` is a child of it, else valued
+    /// afresh. The room is this frame's, lent out and back
+    /// ([`Three::give_back`]), as copying it cost more than filling it.
+    #[inline(always)]
+    pub fn lend(
+        &mut self,
+        pos: &Position,
+        piece: Piece,
+        reply: Piece,
+        squares: Bitboard,
+    ) -> Box<Node> {
+        let mut node = self.spare.take().unwrap_or_default();
+        if squares != pos.empty() || !self.child(pos, piece, reply, &mut node) {
+            node.scratch(pos, reply, piece, squares);
+        }
+        node
+    }
+
+    /// Takes back the room [`Three::lend`] lent.
+    #[inline(always)]
+    pub fn give_back(&mut self, node: Box<Node>) {
+        self.spare = Some(node);
     }
 
     /// Makes `node` the node of `pos` (two plies left, its mover placing

@@ -10,13 +10,16 @@
 //! The order, the values, the table and the histories stay those of
 //! [`Worker::moves`], but where a ceiling on the placements left after the
 //! table move and the killer proves the node fails low
-//! ([`three_ceiling`]): those are then not searched, and the node's value
+//! ([`three_left_bound::ceiling`]): those are then not searched, and the node's value
 //! is a looser upper bound.
+//!
+//! A node kind of the worker's, beside it: it searches its children
+//! through the worker and keeps its table and histories; only the
+//! ceiling is exact arithmetic (`endgame/standard/three_left_bound.rs`).
 
 use crate::bitboard::Bitboard;
 use crate::codes::encode;
 use crate::search::endgame::standard::three_left_bound;
-// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
 use crate::search::tt::TtBound;
 use crate::search::worker::Worker;
 use crate::types::{Piece, Placement, Square};
