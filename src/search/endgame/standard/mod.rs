@@ -6,7 +6,9 @@
 //! (the 3-left move loop that uses its ceiling is the worker's:
 //! `search/three_left.rs`).
 //!
-//! May use: what `endgame` may (the worker's state included).
+//! May use: the layers below the search (position, variant, gains, value);
+//! nothing of the search nor of the rest of `endgame/`. Its bounds take
+//! what they read (the position, the cuts, their scratch) as arguments.
 
 pub mod four_left_bound;
 pub mod replies;
