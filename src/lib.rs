@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod codes;
 pub mod engine;
 pub mod eval;
 pub mod fen;

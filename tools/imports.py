@@ -122,9 +122,9 @@ def sccs(graph):
 
 # The layers, lowest first: a unit is a top-level file of src/ or a folder.
 LAYERS = [
-    "src/types.rs", "src/bitboard.rs", "src/attacks.rs", "src/zobrist.rs", "src/testing.rs",
+    "src/types.rs", "src/codes.rs", "src/bitboard.rs", "src/attacks.rs", "src/zobrist.rs", "src/testing.rs",
     "src/position.rs", "src/variant", "src/fen.rs", "src/symmetry.rs", "src/perft.rs",
-    "src/value.rs", "src/gains", "src/eval", "src/search/endgame/open", "src/search/endgame/standard",
+    "src/value.rs", "src/gains", "src/eval", "src/search/endgame/node", "src/search/endgame/open", "src/search/endgame/standard",
     "src/search/endgame", "src/search", "src/engine.rs", "src/protocol/response", "src/protocol", "src/lib.rs",
     "src/main.rs",
 ]

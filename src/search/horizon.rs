@@ -4,7 +4,7 @@
 //! scanned like the endgame's last ply, square by square, stopping at beta.
 
 use crate::eval::Horizon;
-use crate::search::square_scan::Best;
+use crate::search::endgame::square_scan::Best;
 use crate::search::worker::Worker;
 use crate::types::Placement;
 use crate::value::Value;

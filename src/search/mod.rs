@@ -6,16 +6,18 @@
 //! thread; each thread is a `worker` (principal variation search, exact once
 //! the depth reaches the end of the game) over what the threads share
 //! (`shared`: the table `tt`, the limits from `time`, the nodes in flight
-//! `in_flight`). A worker orders its moves with `moves` and `history` (move
-//! `codes` index both), scores the nodes above the horizon from the
-//! evaluation without playing their children (`horizon`, `square_scan`),
-//! and hands the last plies to the exact code (`endgame/`).
+//! `in_flight`). A worker orders its moves with `moves` and `history`
+//! (`crate::codes` index both), scores the nodes above the horizon from the
+//! evaluation without playing their children (`horizon`, with the exact
+//! code's square scan), runs `standard`'s 3-left nodes through its own loop
+//! (`three_left`) and hands the last plies to the exact code (`endgame/`),
+//! which sees the worker only through the traits it owns
+//! (`endgame::Thread`, `OpenThread`).
 //!
 //! May use: every layer below it (types .. variant, symmetry, value, gains,
 //! eval). Never the engine or the protocol, and never stdout.
 
 pub mod bench;
-mod codes;
 mod endgame;
 mod go;
 mod history;
@@ -24,9 +26,9 @@ mod in_flight;
 pub mod moves;
 mod root;
 mod shared;
-mod square_scan;
 #[cfg(test)]
 mod test_worker;
+mod three_left;
 pub mod time;
 pub mod tt;
 mod worker;

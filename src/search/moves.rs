@@ -1,8 +1,8 @@
 //! The ordered move picker: a node's legal moves handed out best first.
 
-use super::codes::{MAX_MOVES, NO_MOVE, decode, encode};
 use super::history::{Scores, Tables};
 use crate::bitboard::Bitboard;
+use crate::codes::{MAX_MOVES, NO_MOVE, decode, encode};
 use crate::gains::keys::{Keys, gain_of};
 use crate::gains::loss_map::loss_map;
 use crate::gains::offers::Frame;

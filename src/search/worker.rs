@@ -3,19 +3,20 @@
 
 pub use super::shared::Shared;
 
-use super::endgame::last_two;
-use super::endgame::standard::three_left;
+use super::endgame::{OpenThread, Thread, last_two};
 use super::history::Tables;
 use super::moves::Picker;
 use super::tt::TtBound;
-use super::{horizon, in_flight};
+use super::{horizon, in_flight, three_left};
+use crate::bitboard::Bitboard;
 use crate::eval::evaluate;
 use crate::gains::kept_loss_map::KeptLosses;
 use crate::position::Position;
+use crate::search::endgame::open::last_two::Node;
 use crate::search::endgame::open::three_left::Three;
 use crate::search::endgame::standard::four_left_bound::{self, Covered};
 use crate::symmetry;
-use crate::types::Placement;
+use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Variant;
 use crate::zobrist;
@@ -64,51 +65,6 @@ pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
 #[inline]
 fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
     ply >= 2 && nth[ply] == 0 && nth[ply - 1] > 0
-}
-
-/// The running result of a move loop in the window (alpha, beta).
-pub struct Running {
-    /// The best value so far (-INFINITE before any).
-    pub best: Value,
-    /// The raised lower bound.
-    pub alpha: Value,
-    beta: Value,
-}
-
-impl Running {
-    /// Nothing searched yet.
-    pub fn new(alpha: Value, beta: Value) -> Running {
-        Running {
-            best: -INFINITE,
-            alpha,
-            beta,
-        }
-    }
-
-    /// Takes `v`, the value of `m` (played at `ply`, its line below it);
-    /// true when it reaches beta and the loop can stop.
-    #[inline]
-    pub fn take(&mut self, w: &mut Worker, ply: usize, m: Placement, v: Value) -> bool {
-        if v > self.best {
-            self.best = v;
-            if v > self.alpha {
-                self.alpha = v;
-                w.best_line(ply, m);
-                return v >= self.beta;
-            }
-        }
-        false
-    }
-
-    /// The node's value: the best, or the current difference if nothing
-    /// was legal.
-    pub fn value(&self, w: &Worker) -> Value {
-        if self.best == -INFINITE {
-            w.pos.diff() * SCALE
-        } else {
-            self.best
-        }
-    }
 }
 
 /// One thread's search state.
@@ -353,9 +309,10 @@ impl<'a> Worker<'a> {
         let tt_move = hit.and_then(|h| h.move_for(depth, left));
         if left == 3 && self.pos.variant() == Variant::Open {
             let tt = self.shared.tt;
-            self.three.prefetch(&self.pos, tt, tt_move);
+            self.three.prefetch(&self.pos, tt_move, |k| tt.prefetch(k));
             self.three.set(&self.pos);
-            self.three.prefetch(&self.pos, tt, self.three.best_gains());
+            self.three
+                .prefetch(&self.pos, self.three.best_gains(), |k| tt.prefetch(k));
         }
         let marked = depth >= in_flight::MIN_DEPTH && self.shared.busy.enter(key);
         let v = if left == 3 && self.pos.variant() == Variant::Standard {
@@ -407,7 +364,13 @@ impl<'a> Worker<'a> {
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
-                covered = Covered::at(self, alpha);
+                covered = Covered::at(
+                    &self.pos,
+                    self.tables.cuts(3),
+                    &mut self.ceiling,
+                    &mut self.losses,
+                    alpha,
+                );
                 if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
                     best = best.max(covered.value);
                 }
@@ -511,6 +474,62 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store_reduced(key, best_move, best, depth, bound, reduced);
+    }
+}
+
+/// The exact nodes run on the worker's own state.
+impl Thread for Worker<'_> {
+    #[inline(always)]
+    fn pos(&self) -> &Position {
+        &self.pos
+    }
+
+    #[inline(always)]
+    fn pos_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
+    #[inline(always)]
+    fn count(&mut self, n: u64) {
+        Worker::count(self, n);
+    }
+
+    #[inline(always)]
+    fn leaf_line(&mut self, ply: usize, m: Placement) {
+        Worker::leaf_line(self, ply, m);
+    }
+
+    #[inline(always)]
+    fn best_line(&mut self, ply: usize, m: Placement) {
+        Worker::best_line(self, ply, m);
+    }
+
+    #[inline(always)]
+    fn killers(&self) -> [Option<Square>; 2] {
+        self.tables.killers
+    }
+
+    #[inline(always)]
+    fn set_killers(&mut self, killers: [Option<Square>; 2]) {
+        self.tables.killers = killers;
+    }
+
+    #[inline(always)]
+    fn losses(&mut self) -> (&Position, &mut KeptLosses) {
+        (&self.pos, &mut self.losses)
+    }
+}
+
+/// `open`'s nodes with two plies left borrow the worker's frames.
+impl OpenThread for Worker<'_> {
+    #[inline(always)]
+    fn lend_node(&mut self, piece: Piece, reply: Piece, squares: Bitboard) -> Box<Node> {
+        self.three.lend(&self.pos, piece, reply, squares)
+    }
+
+    #[inline(always)]
+    fn give_back(&mut self, node: Box<Node>) {
+        self.three.give_back(node);
     }
 }
 

@@ -7,13 +7,21 @@
 //! high, or the node is searched; the tests compare each against a plain
 //! search.
 //!
-//! May use: the lower layers (types .. position, variant, gains, value) and,
-//! by design, the search thread's state: these are the worker's own node
-//! kinds, so they take `&mut Worker` (its position, node count, table and
-//! histories) and `standard/`'s 3- and 4-left nodes search their children
-//! through it. The worker dispatches to them by variant and plies left
-//! (`worker.rs`); nothing above the worker (go, root, the engine) calls them.
+//! May use: the lower layers (types .. position, variant, gains, value,
+//! codes), never the search above it. What the nodes need of the search
+//! thread that runs them (its position, node count, lines, last-ply
+//! killers and kept loss map) is the [`Thread`] trait in `node/`, and what
+//! `open`'s last two plies borrow from the frames above them is
+//! [`OpenThread`]. The worker implements both, and the nodes are generic
+//! over them: every call is static and inlined as when they took the
+//! worker itself. The worker dispatches to
+//! them by variant and plies left (`worker.rs`).
 
 pub mod last_two;
+pub mod node;
 pub mod open;
+pub mod square_scan;
 pub mod standard;
+
+pub use node::Thread;
+pub use open::last_two::OpenThread;

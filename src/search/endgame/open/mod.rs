@@ -4,7 +4,8 @@
 //! (`last_two`), and a node with three plies left values its squares once
 //! for all its children (`three_left`, over `gains::offers`).
 //!
-//! May use: what `endgame` may (the worker's state included).
+//! May use: what `endgame` may, and `endgame/node` (the thread a node runs
+//! on); never `endgame`'s own files, which dispatch to these.
 
 pub mod last_two;
 pub mod three_left;

@@ -23,8 +23,6 @@ use crate::gains::kept_loss_map::KeptLosses;
 use crate::gains::points::own_points;
 use crate::position::Position;
 use crate::search::endgame::standard::replies::{Replies, king_value, room_on};
-// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
-use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Placement, Square};
 use crate::value::{SCALE, Value};
 use crate::variant::Variant;
@@ -50,17 +48,18 @@ impl Covered {
     /// 15% of these nodes had no ceiling, most because the killer touched
     /// only a piece of White's placed in a sibling's line, and each had
     /// all its 31 children searched: with the fallback, 10 12 wdl visits
-    /// 59.3 M nodes instead of 107.6 M.
-    pub fn at(w: &mut Worker, alpha: Value) -> Covered {
-        let Worker {
-            pos,
-            tables: t,
-            ceiling,
-            losses,
-            ..
-        } = w;
-        let reply = t.cuts(3).into_iter().flatten().find(|&r| black_may(pos, r));
-        Covered::new(pos, ceiling, reply, alpha, losses).unwrap_or_default()
+    /// 59.3 M nodes instead of 107.6 M. `cuts` are the latest cuts with
+    /// three plies left, the killer first; worked out in `scratch`, R's
+    /// loss map from `kept`.
+    pub fn at(
+        pos: &Position,
+        cuts: [Option<Placement>; 4],
+        scratch: &mut Scratch,
+        kept: &mut KeptLosses,
+        alpha: Value,
+    ) -> Covered {
+        let reply = cuts.into_iter().flatten().find(|&r| black_may(pos, r));
+        Covered::new(pos, scratch, reply, alpha, kept).unwrap_or_default()
     }
 
     /// The placements of `pos` (four plies left, White to move) that
@@ -706,8 +705,20 @@ mod tests {
     use super::*;
     use crate::search::history::Tables;
     use crate::search::test_worker::{agrees, with_worker};
+    use crate::search::worker::Worker;
     use crate::testing::Rng;
     use crate::value::INFINITE;
+
+    /// [`Covered::at`] on the worker's position and state.
+    fn at(w: &mut Worker, alpha: Value) -> Covered {
+        Covered::at(
+            &w.pos,
+            w.tables.cuts(3),
+            &mut w.ceiling,
+            &mut w.losses,
+            alpha,
+        )
+    }
 
     /// Plain alpha-beta to the end: no table, no ordering, no ceiling.
     fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
@@ -774,7 +785,7 @@ mod tests {
                 // A killer from a search of another window, as in a real search.
                 w.search(LEFT, want - 301, want - 300, 0, false);
                 let v = w.search(LEFT, window.0, window.1, 0, false);
-                spared += usize::from(Covered::at(w, window.0).squares != [Bitboard::EMPTY; 5]);
+                spared += usize::from(at(w, window.0).squares != [Bitboard::EMPTY; 5]);
                 v
             });
             assert!(
@@ -811,7 +822,7 @@ mod tests {
                 let want = [killer, earlier[0], earlier[1]]
                     .into_iter()
                     .find(|&r| black_may(&w.pos, r));
-                let got = Covered::at(w, alpha);
+                let got = at(w, alpha);
                 let mut scratch = Scratch::default();
                 let want = Covered::new(
                     &w.pos,

@@ -13,12 +13,10 @@
 
 use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
-use crate::gains::kept_loss_map::Placed;
+use crate::gains::kept_loss_map::{KeptLosses, Placed};
 use crate::gains::points::{own_points, with_piece_const};
 use crate::position::Position;
 use crate::search::endgame::standard::replies::Replies;
-// Upward by design: an exact node is one of the worker's node kinds (endgame/mod.rs).
-use crate::search::worker::Worker;
 use crate::types::{Color, Piece, Square};
 use crate::value::{SCALE, Value};
 use crate::variant::white_reply;
@@ -30,23 +28,27 @@ use crate::variant::white_reply;
 /// none. Trying the second killer on what the first leaves visits fewer
 /// nodes but costs more than it saves (solve 12 2 wdl: 75.0 M nodes and
 /// 40.19 G instructions against 76.1 M and 37.76 G).
+/// `killers` are the last ply's killer squares, `losses` the loss map kept
+/// from the last node with two plies left.
 pub fn ceiling(
-    w: &mut Worker,
+    pos: &Position,
+    killers: [Option<Square>; 2],
+    losses: &mut KeptLosses,
     piece: Piece,
     rest: Bitboard,
     alpha: Value,
 ) -> Option<(Value, Bitboard)> {
-    let (white, answers) = white_reply(&w.pos)?;
-    let mut killers = w.tables.killers.into_iter().flatten();
+    let (white, answers) = white_reply(pos)?;
+    let mut killers = killers.into_iter().flatten();
     let t = killers.find(|&t| answers.has(t))?;
-    let map = *w.losses.update(&w.pos);
+    let map = *losses.update(pos);
     let a = Answers {
-        r: Replies::new(&w.pos, white, &map),
+        r: Replies::new(pos, white, &map),
         map,
         piece,
         white,
     };
-    a.cover(&w.pos, t, rest, alpha)
+    a.cover(pos, t, rest, alpha)
 }
 
 /// What every answer of White's needs: the loss map and [`Replies`] of
@@ -196,7 +198,14 @@ mod tests {
                 w.pos = pos.clone();
                 // Mostly a window above every value, now and then a lower one.
                 let alpha = [INFINITE, INFINITE, pos.diff() * SCALE][rng.below(3)];
-                let Some((ceiling, apart)) = ceiling(w, piece, targets, alpha) else {
+                let Some((ceiling, apart)) = ceiling(
+                    &w.pos,
+                    w.tables.killers,
+                    &mut w.losses,
+                    piece,
+                    targets,
+                    alpha,
+                ) else {
                     continue;
                 };
                 assert!(ceiling <= alpha);

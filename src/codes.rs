@@ -1,6 +1,6 @@
 //! Compact move codes: a placement as `piece * 64 + square`, the index of
-//! the history tables, the table's stored move and the picker's entries.
-//! Uses only the types.
+//! the search's history tables, its table's stored move, its picker's
+//! entries and the exact nodes' move lists. Uses only the types.
 
 use crate::types::{Piece, Placement, Square};
 
