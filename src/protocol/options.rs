@@ -1,51 +1,10 @@
 //! The options the engine offers, and what a `setoption` changes.
 
 use super::command::clip;
+use super::response::{Kind, Spec};
 use crate::search::Options;
 use crate::variant::Variant;
 use std::time::Duration;
-
-/// What an option looks like to a GUI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A whole number in a range.
-    Spin {
-        /// The default.
-        default: i64,
-        /// The smallest value.
-        min: i64,
-        /// The largest value.
-        max: i64,
-    },
-    /// One of a list of words.
-    Combo {
-        /// The default.
-        default: &'static str,
-        /// The choices.
-        vars: Vec<&'static str>,
-    },
-    /// On or off (`true`/`false`).
-    Check {
-        /// The default.
-        default: bool,
-    },
-    /// An action without a value.
-    Button,
-    /// Free text; `<empty>` (UCI's way to write nothing) is the empty string.
-    String {
-        /// The default.
-        default: &'static str,
-    },
-}
-
-/// One option: its name and kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spec {
-    /// The name, as listed.
-    pub name: &'static str,
-    /// Its kind and range.
-    pub kind: Kind,
-}
 
 /// The largest transposition table, in MiB (the machines we run on are small).
 pub const MAX_HASH_MB: i64 = 1024;
