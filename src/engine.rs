@@ -118,6 +118,25 @@ impl Engine {
         self.join();
     }
 
+    /// Stops the job for good: waits at most `within` for it to send its
+    /// final report, then leaves it to end on its own (the process is
+    /// about to exit, so nothing is left waiting for its result).
+    pub fn quit(&mut self, within: Duration) {
+        let Some(job) = &self.job else { return };
+        self.control.stop();
+        job.thread().unpark();
+        let end = Instant::now() + within;
+        while !job.is_finished() && Instant::now() < end {
+            thread::sleep(Duration::from_millis(1));
+        }
+        if job.is_finished() {
+            self.join();
+        } else {
+            log::warn!("quit: the search did not end within {within:?}; not waiting for it");
+            self.job = None;
+        }
+    }
+
     /// The opponent played the expected move: a pondering search goes on
     /// as a normal one.
     pub fn ponderhit(&self) {
@@ -163,6 +182,7 @@ impl Engine {
         self.done.store(false, Ordering::SeqCst);
         let (control, sink, done) = (self.control.clone(), self.sink.clone(), self.done.clone());
         let handle = thread::Builder::new().name("search".into()).spawn(move || {
+            crate::sched::default_slice();
             job(&mut searcher, &control, sink, &done);
             searcher
         });
@@ -342,6 +362,33 @@ mod tests {
         assert_eq!(finishes(&log), 1);
         e.stop();
         assert_eq!(finishes(&log), 1, "stop when idle reports nothing");
+    }
+
+    #[test]
+    fn quit_does_not_wait_long_for_a_job_that_is_slow_to_stop() {
+        let (mut e, _) = engine();
+        e.spawn(|_, _, _, _| thread::sleep(Duration::from_secs(30)))
+            .unwrap();
+        let start = Instant::now();
+        e.quit(Duration::from_millis(20));
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(!e.is_busy());
+        let (mut e, log) = engine();
+        let limits = Limits {
+            infinite: true,
+            ..Default::default()
+        };
+        e.go(&Position::new(Variant::Standard), limits).unwrap();
+        e.quit(Duration::from_secs(20));
+        assert_eq!(
+            finishes(&log),
+            1,
+            "a search that stops in time still reports"
+        );
     }
 
     #[test]

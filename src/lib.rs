@@ -3,16 +3,21 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod codes;
 pub mod engine;
+pub mod eval;
 pub mod fen;
+mod gains;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod sched;
 pub mod search;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;
 pub mod types;
+pub mod value;
 pub mod variant;
 pub mod zobrist;
 

@@ -1,9 +1,10 @@
 //! The `cheversi` binary: the protocol on stdin/stdout, or a subcommand.
 
 use cheversi::perft::divide;
+use cheversi::protocol::response::Response;
 use cheversi::search::bench;
 use cheversi::{Placement, Position, Variant};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,6 +43,14 @@ enum Cmd {
         #[arg(default_value_t = 5)]
         depth: u32,
     },
+    /// Print a shell completion script, e.g. `cheversi completions bash >
+    /// ~/.local/share/bash-completion/completions/cheversi`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `cheversi man > cheversi.1`.
+    Man,
 }
 
 /// Writes a subcommand's result to stdout; a reader that went away (a
@@ -60,11 +69,12 @@ fn perft(
     moves: Vec<Placement>,
 ) -> Result<(), String> {
     let mut pos = match fen {
-        Some(f) => Position::from_fen(&f, variant).map_err(|e| e.to_string())?,
+        Some(f) => Position::from_fen(&f, variant).map_err(|e| format!("--fen: {e}"))?,
         None => Position::new(variant),
     };
-    for m in moves {
-        pos.play_checked(m).map_err(|e| e.to_string())?;
+    for (i, &m) in moves.iter().enumerate() {
+        pos.play_checked(m)
+            .map_err(|e| format!("--moves: move {} ({m}): {e}", i + 1))?;
     }
     let start = Instant::now();
     let split = divide(&mut pos, depth);
@@ -73,17 +83,27 @@ fn perft(
     } else {
         split.iter().map(|x| x.1).sum()
     };
-    let secs = start.elapsed().as_secs_f64();
-    let mut text = String::new();
-    for (m, n) in &split {
-        text += &format!("{m}: {n}\n");
-    }
-    text += &format!(
-        "\nNodes searched: {total}\nTime: {:.3} s ({:.1} M leaves/s)\n",
-        secs,
-        total as f64 / secs.max(1e-9) / 1e6
-    );
+    // The lines of the protocol's `go perft`.
+    let mut lines: Vec<Response> = split
+        .into_iter()
+        .map(|(m, n)| Response::PerftMove(m, n))
+        .collect();
+    lines.push(Response::PerftTotal {
+        nodes: total,
+        elapsed: start.elapsed(),
+        complete: true,
+    });
+    let text: String = lines.iter().map(|r| format!("{r}\n")).collect();
     report(&text)
+}
+
+/// The man page, from the same definitions as `--help`.
+fn man() -> Result<(), String> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .map_err(|e| e.to_string())?;
+    report(&String::from_utf8_lossy(&page))
 }
 
 fn main() -> ExitCode {
@@ -99,12 +119,15 @@ fn main() -> ExitCode {
         }) => perft(depth, variant, fen, moves),
         Some(Cmd::Bench { depth }) => {
             let r = bench::run(depth);
-            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
-            report(&format!(
-                "Nodes searched: {}\nNodes/second: {nps}\n",
-                r.nodes
-            ))
+            let (nodes, elapsed) = (r.nodes, r.elapsed);
+            report(&format!("{}\n", Response::Bench { nodes, elapsed }))
         }
+        Some(Cmd::Completions { shell }) => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "cheversi", &mut script);
+            report(&String::from_utf8_lossy(&script))
+        }
+        Some(Cmd::Man) => man(),
         None => {
             cheversi::protocol::run(std::io::stdin(), std::io::stdout());
             Ok(())

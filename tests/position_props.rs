@@ -45,6 +45,23 @@ proptest! {
         prop_assert_eq!(pos, Position::new(v));
     }
 
+    /// Every position a game reaches reads back from its own position
+    /// string, so validation (issue 23, E1) never refuses a reachable one.
+    #[test]
+    fn every_reachable_position_validates(v in variant(), picks in prop::collection::vec(any::<u32>(), 16)) {
+        let mut pos = Position::new(v);
+        for pick in picks {
+            let back = Position::from_fen(&pos.fen(), v);
+            prop_assert!(back.is_ok(), "{} refused in {v}: {:?}", pos.fen(), back);
+            let moves = pos.legal_moves().to_vec();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[pick as usize % moves.len()]);
+        }
+        prop_assert!(Position::from_fen(&pos.fen(), v).is_ok(), "{}", pos.fen());
+    }
+
     /// The same board reached in another order has the same hash and key.
     #[test]
     fn transpositions_share_the_key(picks in prop::collection::vec(any::<u32>(), 5)) {

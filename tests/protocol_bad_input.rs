@@ -82,6 +82,47 @@ fn long_binary_and_odd_lines_do_not_break_the_session() {
 }
 
 #[test]
+fn the_line_limit_counts_no_line_end() {
+    // Issue 23, E2: 4096 bytes and CRLF is a line; the count of a longer
+    // one leaves its line end out.
+    let mut e = Engine::start();
+    let go = format!("go depth 1{}", " ".repeat(4096 - 10));
+    e.send_bytes(format!("position startpos\r\n{go}\r\n").as_bytes());
+    assert!(e.until("bestmove").iter().all(|l| !l.contains("error")));
+    for end in ["\n", "\r\n"] {
+        e.send_bytes(format!("{}{end}", "x".repeat(5000)).as_bytes());
+        e.expect_error("", "line of 5000 bytes ignored: the limit is 4096");
+    }
+}
+
+#[test]
+fn setoption_errors_clip_what_they_echo() {
+    // Issue 23, E3: as every other error, at most 40 characters of a word.
+    let mut e = Engine::start();
+    let long = "n".repeat(4000);
+    for line in [
+        format!("setoption name {long} value 1"),
+        format!("setoption name Hash value {long}"),
+        format!("setoption name UCI_Variant value {long}"),
+        format!("setoption name TunedEval value {long}"),
+    ] {
+        let got = e.ask(&line);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0].starts_with("info string error: setoption: "),
+            "{}",
+            got[0]
+        );
+        assert!(
+            got[0].len() < 140,
+            "{} characters: {}",
+            got[0].len(),
+            got[0]
+        );
+    }
+}
+
+#[test]
 fn unfinished_last_line_is_still_read() {
     let mut e = Engine::start();
     e.send_bytes(b"query p1turn");

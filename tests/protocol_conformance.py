@@ -16,7 +16,7 @@ EXPECTED = {
     "Hash": ("spin", 16, 1, 1024),
     "Threads": ("spin", 1, 1, 64),
     "MultiPV": ("spin", 1, 1, 64),
-    "Move Overhead": ("spin", 10, 0, 5000),
+    "Move Overhead": ("spin", 20, 0, 5000),
     "Clear Hash": ("button", None, None, None),
     "TunedEval": ("check", True, None, None),
     "UCI_Variant": ("combo", "standard", None, None),

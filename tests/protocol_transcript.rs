@@ -137,7 +137,10 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
         "setoption name Ponder value true",
         "no option named 'Ponder'",
     );
-    e.expect_error("setoption name UCI_Variant value chess", "unknown variant");
+    e.expect_error(
+        "setoption name UCI_Variant value chess",
+        "needs standard, open or original",
+    );
     // MultiPV 3 shows the multipv field.
     e.send("position startpos");
     let (lines, _) = search(&mut e, "go depth 1");
@@ -191,7 +194,10 @@ fn position_forms_and_a_bad_position_keeps_the_old_one() {
         ("position fen 9/8/8/8/8/8/8/8 w -", "bad position string"),
         ("position fen 8/8/8/8/8/8/8/8 x -", "side to move"),
         ("position fen 8/8/8/8 w - moves K@a1", "position:"),
-        ("position fen 8/8 w", "a position string"),
+        (
+            "position fen 8/8 w",
+            "expected 3 fields (board, side, last square), found 2",
+        ),
         ("position startpos moves K@d9", "not a square"),
         ("position startpos moves X@d4", "not a piece"),
         ("position startpos moves", ""),
@@ -327,9 +333,14 @@ fn perft_counts_the_tree() {
     let mut e = Engine::start();
     e.send("go perft 2");
     let got = e.until("Nodes searched");
-    assert_eq!(got.len(), 66, "64 first moves, a blank line, the total");
-    assert_eq!(got[65], "Nodes searched: 1680");
-    assert!(e.next().starts_with("Time: "));
+    assert_eq!(
+        got.len(),
+        67,
+        "64 first moves, a blank line, the time, the total"
+    );
+    assert!(got[65].starts_with("Total time (ms): "), "{got:?}");
+    assert_eq!(got[66], "Nodes searched: 1680");
+    assert!(e.next().starts_with("Nodes/second: "));
     e.send("go perft 16");
     e.send("stop");
     let got = e.until("Nodes searched");
@@ -346,14 +357,25 @@ fn debug_commands_for_people() {
         "{d:?}"
     );
     assert!(d.iter().any(|l| l == "Points: White 7 Black 23"), "{d:?}");
-    assert!(d.iter().any(|l| l == "Legal moves: 12"), "{d:?}");
+    assert!(
+        d.iter()
+            .any(|l| l == "Legal moves: 12 (queen call: White must place its Queen, rule 6)"),
+        "{d:?}"
+    );
+    assert!(
+        d.iter()
+            .any(|l| l == "In hand: White QRRBBNN  Black KRRBBNN"),
+        "{d:?}"
+    );
+    assert!(d.iter().any(|l| l.starts_with("Digits: ")), "{d:?}");
     assert!(d.iter().any(|l| l.contains("White attacks")), "{d:?}");
     assert!(
         d.iter().any(|l| l.starts_with("4  . . . K . . . . 4")),
         "{d:?}"
     );
     let eval = e.ask("eval");
-    assert_eq!(eval[..2], ["White K@d4 7", "Black Q@e5 23"]);
+    assert_eq!(eval[0], "White K@d4 7: c3 d3 e3 c4 e4 c5 d5");
+    assert!(eval[1].starts_with("Black Q@e5 23: e1 e2 "), "{eval:?}");
     assert!(eval[2].starts_with("Total: White 7 Black 23"), "{eval:?}");
     let moves = e.ask("moves");
     assert_eq!(moves.len(), 1);
@@ -363,8 +385,9 @@ fn debug_commands_for_people() {
         assert!(help.iter().any(|l| l.contains(cmd)), "help lacks {cmd}");
     }
     let bench = e.ask("bench 1");
-    assert!(bench[0].starts_with("Nodes searched: "), "{bench:?}");
-    assert!(bench[1].starts_with("Nodes/second: "), "{bench:?}");
+    assert!(bench[0].starts_with("Total time (ms): "), "{bench:?}");
+    assert!(bench[1].starts_with("Nodes searched: "), "{bench:?}");
+    assert!(bench[2].starts_with("Nodes/second: "), "{bench:?}");
     e.expect_error("bench 99", "depth must be");
 }
 
@@ -431,5 +454,33 @@ fn cutegames_style_game_between_two_engines() {
     assert_eq!(answers[0][0], "response true");
     assert!(
         ["response p1win", "response p2win", "response draw"].contains(&answers[0][1].as_str())
+    );
+}
+
+#[test]
+fn debug_log_file_appends_both_directions() {
+    let path = std::env::temp_dir().join(format!("cheversi-debug-{}.log", std::process::id()));
+    std::fs::write(&path, "a line we wrote before\n").unwrap();
+    let mut e = Engine::start();
+    let p = path.display();
+    assert_eq!(
+        e.ask(&format!("setoption name Debug Log File value {p}")),
+        Vec::<String>::new()
+    );
+    assert_eq!(e.ask("query p1turn"), ["response true"]);
+    assert_eq!(
+        e.ask("setoption name Debug Log File value <empty>"),
+        Vec::<String>::new()
+    );
+    let log = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        log,
+        "a line we wrote before\n<< isready\n>> readyok\n<< query p1turn\n>> response true\n\
+         << isready\n>> readyok\n<< setoption name Debug Log File value <empty>\n"
+    );
+    e.expect_error(
+        "setoption name Debug Log File value /nonexistent/dir/x.log",
+        "cannot open the debug log file '/nonexistent/dir/x.log'",
     );
 }

@@ -205,6 +205,27 @@ fn open_2_then_anything_anywhere() {
 // ---- original ----
 
 #[test]
+fn original_positions_that_cannot_arise_are_refused() {
+    // Issue 23, E1: Black's Queen on h1 followed no White piece (the King
+    // on d4 attacked empty squares, h1 not among them).
+    for fen in ["8/8/8/8/3K4/8/8/7q w h1", "8/8/8/8/3N4/8/8/7q w h1"] {
+        let e = Position::from_fen(fen, Variant::Original).unwrap_err();
+        assert!(
+            e.to_string().contains("cannot arise in original"),
+            "{fen}: {e}"
+        );
+    }
+    // Followed the King (e5), the Knight (e2), or the first piece.
+    for fen in [
+        "8/8/8/4q3/3K4/8/8/8 w e5",
+        "8/8/8/8/3N4/8/4q3/8 w e2",
+        "8/8/8/8/8/8/8/7Q b h1",
+    ] {
+        assert!(Position::from_fen(fen, Variant::Original).is_ok(), "{fen}");
+    }
+}
+
+#[test]
 fn original_1_any_first_piece_anywhere() {
     assert_eq!(
         Position::new(Variant::Original).legal_moves().count(),
@@ -279,7 +300,8 @@ fn refused_positions_say_why() {
         "open: Black's first is the Queen"
     );
     assert!(Position::from_fen("8/8/8/8/3K4/8/8/7q w h1", Variant::Open).is_ok());
-    assert!(Position::from_fen("8/8/8/8/3R4/8/8/7q w h1", Variant::Original).is_ok());
+    assert!(Position::from_fen("8/8/8/8/3R4/8/8/3q4 w d1", Variant::Original).is_ok());
+    assert!(Position::from_fen("8/8/8/8/3R4/8/8/7q w h1", Variant::Original).is_err());
 }
 
 #[test]

@@ -107,9 +107,10 @@ pub enum CommandError {
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CommandError::Unknown(w) => {
-                write!(f, "unknown command '{}' (try 'help')", clip(w))
-            }
+            CommandError::Unknown(w) => match hint(w) {
+                Some(h) => write!(f, "unknown command '{}' (did you mean '{h}'?)", clip(w)),
+                None => write!(f, "unknown command '{}' (try 'help')", clip(w)),
+            },
             CommandError::Syntax {
                 command,
                 expected,
@@ -128,7 +129,20 @@ impl std::error::Error for CommandError {}
 /// At most this many characters of a user's word are echoed in an error.
 const ECHO: usize = 40;
 
-fn clip(w: &str) -> String {
+/// The command meant by a word that other engines or tools use for it.
+fn hint(w: &str) -> Option<&'static str> {
+    match w {
+        "perft" | "divide" => Some("go perft <depth>"),
+        "exit" => Some("quit"),
+        "board" | "show" | "print" => Some("d"),
+        "legal" | "movelist" => Some("moves"),
+        "UCI" | "Uci" => Some("uci"),
+        _ => None,
+    }
+}
+
+/// A user's word as echoed in an error: at most 40 characters, then `...`.
+pub fn clip(w: &str) -> String {
     match w.char_indices().nth(ECHO) {
         Some((at, _)) => format!("{}...", &w[..at]),
         None => w.to_string(),
@@ -332,9 +346,11 @@ fn position(i: &str) -> Res<'_, Command> {
     let startpos = map(keyword("startpos"), |_| Start::StartPos);
     let fen = preceded(
         keyword("fen"),
+        // The fields are counted by `Position::from_fen`, so the protocol and
+        // the command line word a wrong count alike.
         expect(
             "a position string '<board> <side> <last>'",
-            verify(words_until("moves"), |w: &Vec<&str>| w.len() == 3),
+            words_until("moves"),
         ),
     );
     let (i, start) = expect(
@@ -404,7 +420,7 @@ fn go_param(i: &str) -> Res<'_, GoParam> {
     use GoParam::*;
     let (rest, word) = token(i)?;
     match word {
-        "depth" => map(number("a depth after 'depth'"), Depth).parse(rest),
+        "depth" => depth(rest),
         "nodes" => map(number("a node count after 'nodes'"), Nodes).parse(rest),
         "movetime" => map(number("milliseconds after 'movetime'"), MoveTime).parse(rest),
         "wtime" | "p1time" => {
@@ -429,6 +445,18 @@ fn go_param(i: &str) -> Res<'_, GoParam> {
         .parse(rest),
         _ => Err(nom::Err::Error(Fail::unexpected(i))),
     }
+}
+
+/// `go depth 0` would search nothing: refused rather than taken as 1.
+fn depth(i: &str) -> Res<'_, GoParam> {
+    let (rest, d) = number("a depth after 'depth'")(i)?;
+    if d == 0 {
+        return Err(nom::Err::Failure(Fail {
+            at: i,
+            want: Want::Invalid("depth must be at least 1 ('go depth 0' searches nothing)".into()),
+        }));
+    }
+    Ok((rest, GoParam::Depth(d)))
 }
 
 /// Milliseconds from a clock value; GUIs may send negative clocks when late.
@@ -510,7 +538,7 @@ mod tests {
             }
         );
         assert!(err("position").contains("'startpos' or 'fen'"));
-        assert!(err("position fen 8/8/8/8/8/8/8/8 w").contains("a position string"));
+        assert!(err("position fen moves").contains("a position string"));
         assert!(err("position startpos moves K@z9").contains("not a square"));
         assert!(err("position startpos moves Kd4").contains("a placement like K@d4"));
         assert!(err("position startpos K@d4").contains("unexpected 'K@d4'"));
@@ -541,6 +569,14 @@ mod tests {
         assert!(err("go mate 3").contains("unexpected 'mate'"));
         assert!(err("go perft 3 depth 2").contains("unexpected 'depth'"));
         assert!(err("go nodes 99999999999999999999999").contains("node count"));
+        assert_eq!(
+            err("go depth 0"),
+            "go: depth must be at least 1 ('go depth 0' searches nothing)"
+        );
+        assert_eq!(
+            err("perft 3"),
+            "unknown command 'perft' (did you mean 'go perft <depth>'?)"
+        );
     }
 
     #[test]

@@ -1,45 +1,10 @@
 //! The options the engine offers, and what a `setoption` changes.
 
+use super::command::clip;
+use super::response::{Kind, Spec};
 use crate::search::Options;
 use crate::variant::Variant;
 use std::time::Duration;
-
-/// What an option looks like to a GUI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A whole number in a range.
-    Spin {
-        /// The default.
-        default: i64,
-        /// The smallest value.
-        min: i64,
-        /// The largest value.
-        max: i64,
-    },
-    /// One of a list of words.
-    Combo {
-        /// The default.
-        default: &'static str,
-        /// The choices.
-        vars: Vec<&'static str>,
-    },
-    /// On or off (`true`/`false`).
-    Check {
-        /// The default.
-        default: bool,
-    },
-    /// An action without a value.
-    Button,
-}
-
-/// One option: its name and kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spec {
-    /// The name, as listed.
-    pub name: &'static str,
-    /// Its kind and range.
-    pub kind: Kind,
-}
 
 /// The largest transposition table, in MiB (the machines we run on are small).
 pub const MAX_HASH_MB: i64 = 1024;
@@ -49,6 +14,9 @@ pub const MAX_THREADS: i64 = 64;
 pub const MAX_MULTIPV: i64 = 64;
 /// The largest move overhead, in ms.
 pub const MAX_OVERHEAD_MS: i64 = 5000;
+
+/// The option that copies the protocol's input and output to a file.
+pub const DEBUG_LOG: &str = "Debug Log File";
 
 /// Every option, with the defaults of `Options::default()`.
 pub fn specs() -> Vec<Spec> {
@@ -84,6 +52,10 @@ pub fn specs() -> Vec<Spec> {
                 vars: Variant::ALL.iter().map(|v| v.name()).collect(),
             },
         },
+        Spec {
+            name: DEBUG_LOG,
+            kind: Kind::String { default: "" },
+        },
     ]
 }
 
@@ -96,6 +68,8 @@ pub enum Change {
     ClearHash,
     /// Play this variant (the position goes back to its start).
     Variant(Variant),
+    /// Copy the protocol to this file (appended); `None`: stop.
+    DebugLog(Option<String>),
 }
 
 /// Reads `setoption name <name> [value <value>]` against the current
@@ -104,18 +78,25 @@ pub fn change(name: &str, value: Option<&str>, now: &Options) -> Result<Change, 
     let spec = specs()
         .into_iter()
         .find(|s| s.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("no option named '{name}' (see 'uci' for the list)"))?;
-    if spec.kind == Kind::Button {
-        return Ok(Change::ClearHash);
+        .ok_or_else(|| format!("no option named '{}' (see 'uci' for the list)", clip(name)))?;
+    match spec.kind {
+        Kind::Button => return Ok(Change::ClearHash),
+        Kind::String { .. } => {
+            let path = value.filter(|&v| v != "<empty>").map(str::to_string);
+            return Ok(Change::DebugLog(path));
+        }
+        _ => {}
     }
     let value = value.ok_or_else(|| format!("option '{}' needs a value", spec.name))?;
     let mut o = now.clone();
     match (spec.name, &spec.kind) {
         ("UCI_Variant", _) => {
-            return value
-                .parse()
-                .map(Change::Variant)
-                .map_err(|e| e.to_string());
+            return value.parse().map(Change::Variant).map_err(|_| {
+                format!(
+                    "option 'UCI_Variant' needs standard, open or original, not '{}'",
+                    clip(value)
+                )
+            });
         }
         ("TunedEval", _) => o.tuned_eval = check(spec.name, value)?,
         ("Hash", k) => o.hash_mb = spin(spec.name, k, value)? as usize,
@@ -131,7 +112,8 @@ fn check(name: &str, value: &str) -> Result<bool, String> {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => Err(format!(
-            "option '{name}' needs true or false, not '{value}'"
+            "option '{name}' needs true or false, not '{}'",
+            clip(value)
         )),
     }
 }
@@ -143,7 +125,8 @@ fn spin(name: &str, kind: &Kind, value: &str) -> Result<i64, String> {
     match value.parse::<i64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
         _ => Err(format!(
-            "option '{name}' needs a whole number from {min} to {max}, not '{value}'"
+            "option '{name}' needs a whole number from {min} to {max}, not '{}'",
+            clip(value)
         )),
     }
 }
@@ -184,5 +167,36 @@ mod tests {
         };
         assert!(!o.tuned_eval && now.tuned_eval);
         assert!(change("TunedEval", Some("off"), &now).is_err());
+        assert_eq!(
+            change("debug log file", Some("/tmp/x y.log"), &now),
+            Ok(Change::DebugLog(Some("/tmp/x y.log".into())))
+        );
+        assert_eq!(
+            change("Debug Log File", Some("<empty>"), &now),
+            Ok(Change::DebugLog(None))
+        );
+        assert_eq!(
+            change("Debug Log File", None, &now),
+            Ok(Change::DebugLog(None))
+        );
+    }
+
+    #[test]
+    fn errors_echo_at_most_forty_characters() {
+        let now = Options::default();
+        let long = "x".repeat(4000);
+        for (name, value) in [
+            (long.as_str(), Some("1")),
+            ("Hash", Some(long.as_str())),
+            ("Threads", Some(long.as_str())),
+            ("TunedEval", Some(long.as_str())),
+            ("UCI_Variant", Some(long.as_str())),
+        ] {
+            let e = change(name, value, &now).unwrap_err();
+            assert!(
+                e.len() < 120 && e.contains(&format!("{}...", &long[..40])),
+                "{e}"
+            );
+        }
     }
 }

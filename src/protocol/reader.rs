@@ -26,9 +26,10 @@ pub enum Line {
 /// when reading fails), which the session takes as `quit`.
 pub fn spawn<R: Read + Send + 'static>(input: R) -> Receiver<Line> {
     let (tx, rx) = sync_channel(QUEUE);
-    let started = thread::Builder::new()
-        .name("input".into())
-        .spawn(move || feed(BufReader::new(input), &tx));
+    let started = thread::Builder::new().name("input".into()).spawn(move || {
+        crate::sched::short_slice();
+        feed(BufReader::new(input), &tx)
+    });
     if let Err(e) = started {
         log::error!("cannot start the input thread: {e}");
     }
@@ -53,24 +54,30 @@ fn feed(mut input: impl BufRead, tx: &SyncSender<Line>) {
     }
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; `None` at the end of input.
+/// Reads one line of at most [`MAX_LINE`] bytes (not counting its `\n` or
+/// `\r\n`); `None` at the end of input.
 pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
     buf.clear();
+    // Room for the longest line and its "\r\n".
     let n = input
         .by_ref()
-        .take(MAX_LINE as u64 + 1)
+        .take(MAX_LINE as u64 + 2)
         .read_until(b'\n', buf)?;
     if n == 0 {
         return Ok(None);
     }
     if buf.last() == Some(&b'\n') {
         buf.pop();
-    } else if buf.len() > MAX_LINE {
-        let rest = skip_line(input)?;
-        return Ok(Some(Line::TooLong(buf.len().saturating_add(rest))));
+    } else if buf.len() > MAX_LINE + 1 {
+        let (rest, last) = skip_line(input)?;
+        let cr = usize::from(last.or(buf.last().copied()) == Some(b'\r'));
+        return Ok(Some(Line::TooLong(buf.len().saturating_add(rest) - cr)));
     }
     if buf.last() == Some(&b'\r') {
         buf.pop();
+    }
+    if buf.len() > MAX_LINE {
+        return Ok(Some(Line::TooLong(buf.len())));
     }
     Ok(Some(match std::str::from_utf8(buf) {
         Ok(s) => Line::Text(s.to_string()),
@@ -78,22 +85,27 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Opti
     }))
 }
 
-/// Drops input up to and including the next newline; returns the bytes dropped.
-fn skip_line(input: &mut impl BufRead) -> io::Result<usize> {
+/// Drops input up to and including the next newline; returns the bytes
+/// dropped before it and the last of them.
+fn skip_line(input: &mut impl BufRead) -> io::Result<(usize, Option<u8>)> {
     let mut skipped = 0usize;
+    let mut last = None;
     loop {
         let chunk = input.fill_buf()?;
         if chunk.is_empty() {
-            return Ok(skipped);
+            return Ok((skipped, last));
         }
-        let (used, found) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
+        let (text, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
             None => (chunk.len(), false),
         };
-        input.consume(used);
-        skipped = skipped.saturating_add(used);
+        if text > 0 {
+            last = Some(chunk[text - 1]);
+        }
+        input.consume(text + usize::from(found));
+        skipped = skipped.saturating_add(text);
         if found {
-            return Ok(skipped);
+            return Ok((skipped, last));
         }
     }
 }
@@ -131,5 +143,28 @@ mod tests {
         assert_eq!(got[1..], [Line::NotUtf8, Line::Text("ok".into())]);
         let exact = [vec![b'y'; MAX_LINE], b"\n".to_vec()].concat();
         assert_eq!(lines(&exact), vec![Line::Text("y".repeat(MAX_LINE))]);
+    }
+
+    #[test]
+    fn the_limit_counts_no_line_end() {
+        let y = "y".repeat(MAX_LINE);
+        let crlf = format!("{y}\r\nok\r\n");
+        assert_eq!(
+            lines(crlf.as_bytes()),
+            [Line::Text(y.clone()), Line::Text("ok".into())]
+        );
+        assert_eq!(lines(format!("{y}\r").as_bytes()), [Line::Text(y.clone())]);
+        for end in ["\n", "\r\n", ""] {
+            for extra in [1, 2, 3, 5000] {
+                let long = format!("{}{end}ok\n", "z".repeat(MAX_LINE + extra));
+                let got = lines(long.as_bytes());
+                let want = if end.is_empty() {
+                    vec![Line::TooLong(MAX_LINE + extra + 2)]
+                } else {
+                    vec![Line::TooLong(MAX_LINE + extra), Line::Text("ok".into())]
+                };
+                assert_eq!(got, want, "{extra} bytes over, ending {end:?}");
+            }
+        }
     }
 }

@@ -5,8 +5,8 @@ use super::command::{self, Command, Query, Start};
 use super::options::{self, Change};
 use super::output::Output;
 use super::reader::{self, Line, MAX_LINE};
+use super::response::view::View;
 use super::response::{Answer, Response};
-use super::view::View;
 use crate::engine::{Busy, Engine, Sink};
 use crate::position::Position;
 use crate::search::{Limits, Options, bench};
@@ -14,19 +14,28 @@ use crate::types::{Color, Placement};
 use crate::variant::Variant;
 use std::io::{Read, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The deepest `bench` the session runs (it blocks the session meanwhile).
 pub const MAX_BENCH_DEPTH: u32 = 6;
 
-/// Runs the protocol until `quit` or the end of `input`.
+/// How long `quit` waits for a running search to end (and write its
+/// `bestmove`) before the engine exits without it: with many threads on a
+/// few cores, every thread must be scheduled to see the stop.
+pub const QUIT_WAIT: Duration = Duration::from_millis(100);
+
+/// Runs the protocol until `quit` or the end of `input`, after a one-line
+/// banner (as Stockfish's).
 pub fn run<R: Read + Send + 'static>(input: R, output: impl Write + Send + 'static) {
+    crate::sched::short_slice();
     let mut session = Session::new(Output::new(output));
+    session.out.send(&[Response::Banner]);
     for line in reader::spawn(input) {
         if !session.line(line) {
             break;
         }
     }
-    session.engine.stop();
+    session.engine.quit(QUIT_WAIT);
 }
 
 /// The state of one conversation.
@@ -61,6 +70,7 @@ impl Session {
         let result = match line {
             Line::Text(text) => {
                 log::debug!("< {text}");
+                self.out.received(&text);
                 match command::parse(&text) {
                     Ok(Some(Command::Quit)) => return false,
                     Ok(Some(c)) => self.command(c),
@@ -123,6 +133,10 @@ impl Session {
                 self.pos = Position::new(v);
                 Ok(())
             }
+            Change::DebugLog(path) => self.out.set_log(path.as_deref()).map_err(|e| {
+                let path = command::clip(path.as_deref().unwrap_or_default());
+                format!("setoption: cannot open the debug log file '{path}': {e}")
+            }),
         }
     }
 

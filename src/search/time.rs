@@ -39,18 +39,20 @@ impl Budget {
         let inc = limits.inc[us].unwrap_or_default();
         // Our placements left in the game, capped by the moves to the control.
         // Our last two are solved in no time, so the clock is shared by the
-        // others.
-        let ours = (pos.plies_left() as u32)
-            .div_ceil(2)
-            .saturating_sub(2)
-            .max(1);
-        let moves = limits.movestogo.map_or(ours, |m| m.clamp(1, ours));
-        let usable = clock.saturating_sub(overhead);
-        let soft = usable / moves + inc * 3 / 4;
-        let hard = (soft * 3).min(usable * 3 / 4).max(Duration::from_millis(1));
+        // others; but every move, however fast, costs the GUI's latency.
+        let all = (pos.plies_left() as u32).div_ceil(2).max(1);
+        let all = limits.movestogo.map_or(all, |m| m.clamp(1, all));
+        let moves = all.saturating_sub(2).max(1);
+        // As Stockfish: the increments to come count, and each move left
+        // (and one more) keeps `Move Overhead` back, so a tiny clock (100 ms
+        // + 1 ms) is not spent before its last moves on a busy machine.
+        let reserve = overhead.saturating_mul(all + 1);
+        let left = (clock + inc * (all - 1)).saturating_sub(reserve);
+        let floor = Duration::from_millis(1);
+        let hard = (left / moves * 3).min(left).max(floor);
         Budget {
             start,
-            soft: Some(soft.min(hard)),
+            soft: Some((left / moves).clamp(floor, hard)),
             hard: Some(hard),
         }
     }
@@ -99,7 +101,7 @@ mod tests {
         };
         assert_eq!(
             Budget::new(&pos, &l, &o, now).hard,
-            Some(Duration::from_millis(90))
+            Some(Duration::from_millis(80))
         );
         let tiny = Limits {
             time: [Some(Duration::from_millis(5)), None],
@@ -107,5 +109,36 @@ mod tests {
         };
         assert!(Budget::new(&pos, &tiny, &o, now).hard.unwrap() >= Duration::from_millis(1));
         assert_eq!(Budget::new(&pos, &Limits::default(), &o, now).hard, None);
+    }
+
+    /// Issue 23: at 100 ms + 1 ms, with 10 ms of latency per move, what the
+    /// budgets of a whole game may spend fits the clock (with the default
+    /// `Move Overhead` and with 10 ms).
+    #[test]
+    fn a_tiny_clock_lasts_the_game() {
+        let latency = Duration::from_millis(10);
+        for overhead in [latency, Options::default().move_overhead] {
+            let o = Options {
+                move_overhead: overhead,
+                ..Options::default()
+            };
+            let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
+            let mut pos = Position::new(Variant::Standard);
+            let (mut clock, inc) = (Duration::from_millis(100), Duration::from_millis(1));
+            while !pos.is_over() {
+                if pos.side_to_move() == crate::types::Color::White {
+                    let l = Limits {
+                        time: [Some(clock), Some(clock)],
+                        inc: [Some(inc), Some(inc)],
+                        ..Limits::default()
+                    };
+                    let b = Budget::new(&pos, &l, &o, Instant::now());
+                    let spent = b.hard.unwrap() + latency;
+                    assert!(spent < clock, "ply {}: {spent:?} of {clock:?}", pos.ply());
+                    clock = clock - spent + inc;
+                }
+                rng.play(&mut pos);
+            }
+        }
     }
 }

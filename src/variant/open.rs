@@ -54,4 +54,12 @@ impl Rules for Open {
     fn key_extra(_pos: &Position) -> u64 {
         0
     }
+
+    fn restriction(pos: &Position) -> Option<String> {
+        match pos.ply() {
+            0 => Some("White's first placement is its King, rule 1".into()),
+            1 => Some("Black's first placement is its Queen, rule 1".into()),
+            _ => None,
+        }
+    }
 }

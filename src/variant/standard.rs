@@ -245,6 +245,22 @@ impl Rules for Standard {
         Ok(())
     }
 
+    fn restriction(pos: &Position) -> Option<String> {
+        let side = super::side_name(pos.side_to_move());
+        Some(match pos.ply() {
+            0 => "White's first placement is its King, rule 1".into(),
+            _ if queen_call(pos) => format!("queen call: {side} must place its Queen, rule 6"),
+            LAST_BLACK_PLY => {
+                let last = pos.last().map(|s| s.to_string()).unwrap_or_default();
+                format!("Black's King, next to White's last piece on {last}, rule 3")
+            }
+            LAST_WHITE_PLY => {
+                "touching, with an empty neighbour left for Black's King, rules 2 and 4".into()
+            }
+            _ => "touching a piece, rule 2; Black's King comes last, rule 3".into(),
+        })
+    }
+
     #[inline]
     fn key_extra(pos: &Position) -> u64 {
         // Only where the last square changes the legal moves, so that more

@@ -39,11 +39,17 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
+        let mut e = Engine {
             child,
             stdin,
             lines,
-        }
+        };
+        let banner = e.next();
+        assert!(
+            banner.starts_with("Cheversi ") && banner.ends_with(" by the Cheversi developers"),
+            "{banner}"
+        );
+        e
     }
 
     /// Sends raw bytes.

@@ -1,7 +1,7 @@
 //! The text of `d` and `eval`: boards drawn for people.
 
-use crate::protocol::view::View;
-use crate::types::{Color, Square};
+use super::view::View;
+use crate::types::{Color, Piece, Square};
 use std::fmt::{self, Write as _};
 
 /// The file letters over one 20-column grid.
@@ -30,6 +30,7 @@ pub fn draw(f: &mut fmt::Formatter<'_>, v: &View) -> fmt::Result {
         "{FILES}    {:<20}    {:<20}",
         "   White attacks", "   Black attacks"
     )?;
+    writeln!(f, "{LEGEND}")?;
     writeln!(
         f,
         "Variant: {}  Ply: {}  Side to move: {}",
@@ -38,8 +39,28 @@ pub fn draw(f: &mut fmt::Formatter<'_>, v: &View) -> fmt::Result {
         side(v.side)
     )?;
     writeln!(f, "Position: {}", v.fen)?;
+    writeln!(
+        f,
+        "In hand: White {}  Black {}",
+        hand(&v.hands[0]),
+        hand(&v.hands[1])
+    )?;
     writeln!(f, "Points: White {} Black {}", v.points[0], v.points[1])?;
-    write!(f, "Legal moves: {}", v.moves.len())
+    write!(f, "Legal moves: {}", v.moves.len())?;
+    match &v.restriction {
+        Some(why) => write!(f, " ({why})"),
+        None => Ok(()),
+    }
+}
+
+/// What the digits of the two attack grids mean.
+const LEGEND: &str = "Digits: that side's pieces attacking the empty square, a point each";
+
+fn hand(pieces: &[Piece]) -> String {
+    if pieces.is_empty() {
+        return "-".into();
+    }
+    pieces.iter().map(|p| p.letter()).collect()
 }
 
 fn cell(v: &View, grid: usize, sq: Square) -> char {
@@ -60,10 +81,15 @@ fn side(c: Color) -> &'static str {
     }
 }
 
-/// Each piece with the empty squares it attacks, then the totals.
+/// Each piece with the number of empty squares it attacks and the squares,
+/// then the totals.
 pub fn eval(f: &mut fmt::Formatter<'_>, v: &View) -> fmt::Result {
     for p in &v.pieces {
-        writeln!(f, "{} {} {}", side(p.color), p.at, p.points)?;
+        write!(f, "{} {} {}:", side(p.color), p.at, p.points)?;
+        for sq in p.targets {
+            write!(f, " {sq}")?;
+        }
+        f.write_char('\n')?;
     }
     let us = v.side.index();
     write!(

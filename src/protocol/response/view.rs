@@ -1,7 +1,8 @@
 //! What the debug commands show, taken from a position as plain data.
 
+use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Color, Placement, Square};
+use crate::types::{Color, Piece, Placement, Square};
 use crate::variant::Variant;
 
 /// One piece on the board and the points it earns now.
@@ -13,6 +14,8 @@ pub struct PieceScore {
     pub at: Placement,
     /// Empty squares it attacks.
     pub points: i32,
+    /// Those squares.
+    pub targets: Bitboard,
 }
 
 /// A snapshot of a position for people.
@@ -36,6 +39,10 @@ pub struct View {
     pub pieces: Vec<PieceScore>,
     /// The legal placements.
     pub moves: Vec<Placement>,
+    /// The pieces each side still holds, White first (`K Q R R ...`).
+    pub hands: [Vec<Piece>; 2],
+    /// The rule narrowing the placements now, if one does.
+    pub restriction: Option<String>,
 }
 
 impl View {
@@ -51,6 +58,13 @@ impl View {
             points: [pos.points(Color::White), pos.points(Color::Black)],
             pieces: Vec::new(),
             moves: pos.legal_moves().to_vec(),
+            hands: Color::ALL.map(|c| {
+                Piece::ALL
+                    .into_iter()
+                    .flat_map(|p| std::iter::repeat_n(p, pos.in_hand(c, p) as usize))
+                    .collect()
+            }),
+            restriction: pos.variant().restriction(pos),
         };
         for sq in Square::all() {
             if let Some((color, piece)) = pos.piece_at(sq) {
@@ -71,7 +85,12 @@ impl View {
             self.attackers[color.index()][sq.index()] += 1;
         }
         let points = targets.count() as i32;
-        self.pieces.push(PieceScore { color, at, points });
+        self.pieces.push(PieceScore {
+            color,
+            at,
+            points,
+            targets,
+        });
     }
 }
 

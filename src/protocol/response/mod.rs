@@ -1,19 +1,27 @@
 //! Everything the engine writes. `Response`'s `Display` is the only place
 //! where protocol text is produced; one response may span several lines.
+//! The data it writes from (`View`, `Spec`) lives here too, so this folder
+//! imports nothing from the rest of `protocol/`: the session and the options
+//! build responses, never the other way round.
 
 mod board;
+mod spec;
+pub mod view;
 
-use super::options::{Kind, Spec};
-use super::view::View;
+pub use spec::{Kind, Spec};
+
 use crate::engine::{Finish, Report};
 use crate::search::{Bound, Event, Info};
 use crate::types::Placement;
 use std::fmt::{self, Write as _};
 use std::time::Duration;
+use view::View;
 
 /// One answer of the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Response {
+    /// The first line: name, version, authors (as Stockfish's banner).
+    Banner,
     /// `id name ...` and `id author ...`.
     Id,
     /// One `option ...` line per option.
@@ -170,6 +178,11 @@ impl Response {
     }
 }
 
+/// The engine's version, as Cargo knows it.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Who wrote it, in the banner and `id author`.
+const AUTHORS: &str = "the Cheversi developers";
+
 /// Per second, guarding against a zero duration.
 fn per_second(n: u64, d: Duration) -> u64 {
     (n as f64 / d.as_secs_f64().max(1e-6)) as u64
@@ -194,11 +207,8 @@ impl fmt::Display for Clean<'_> {
 impl fmt::Display for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Response::Id => write!(
-                f,
-                "id name Cheversi {}\nid author the Cheversi engine team",
-                env!("CARGO_PKG_VERSION")
-            ),
+            Response::Banner => write!(f, "Cheversi {VERSION} by {AUTHORS}"),
+            Response::Id => write!(f, "id name Cheversi {VERSION}\nid author {AUTHORS}"),
             Response::Options(specs) => write_options(f, specs),
             Response::UciOk => f.write_str("uciok"),
             Response::UgiOk => f.write_str("ugiok"),
@@ -218,11 +228,7 @@ impl fmt::Display for Response {
                 elapsed,
                 complete,
             } => write_perft(f, *nodes, *elapsed, *complete),
-            Response::Bench { nodes, elapsed } => write!(
-                f,
-                "Nodes searched: {nodes}\nNodes/second: {}",
-                per_second(*nodes, *elapsed)
-            ),
+            Response::Bench { nodes, elapsed } => totals(f, *nodes, *elapsed),
             Response::Help => f.write_str(HELP),
         }
     }
@@ -289,6 +295,14 @@ fn write_options(f: &mut fmt::Formatter<'_>, specs: &[Spec]) -> fmt::Result {
             }
             Kind::Check { default } => write!(f, "check default {default}")?,
             Kind::Button => f.write_str("button")?,
+            Kind::String { default } => {
+                let shown = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                write!(f, "string default {shown}")?
+            }
         }
     }
     Ok(())
@@ -306,9 +320,15 @@ fn write_perft(f: &mut fmt::Formatter<'_>, nodes: u64, t: Duration, complete: bo
     if !complete {
         writeln!(f, "info string perft stopped: the count is partial")?;
     }
+    f.write_char('\n')?;
+    totals(f, nodes, t)
+}
+
+/// Stockfish's three closing lines of `bench` (and here of perft too).
+fn totals(f: &mut fmt::Formatter<'_>, nodes: u64, t: Duration) -> fmt::Result {
     write!(
         f,
-        "\nNodes searched: {nodes}\nTime: {} ms ({} leaves/s)",
+        "Total time (ms): {}\nNodes searched: {nodes}\nNodes/second: {}",
         t.as_millis(),
         per_second(nodes, t)
     )
@@ -320,7 +340,8 @@ Cheversi engine. Commands (one per line):
   isready                   answer readyok (also during a search)
   setoption name N [value V]  options: Hash, Clear Hash, Threads, MultiPV,
                             Move Overhead, TunedEval (true|false),
-                            UCI_Variant (standard|open|original)
+                            UCI_Variant (standard|open|original),
+                            Debug Log File (a path, or <empty> to stop)
   ucinewgame | uginewgame   forget earlier searches
   position startpos [moves K@d4 ...]
   position fen <board> <side> <last> [moves ...]
@@ -330,8 +351,8 @@ Cheversi engine. Commands (one per line):
   go perft D                count the game tree D plies deep
   stop | ponderhit | quit
   query p1turn|gameover|result                 (UGI)
-  d        the board, attacks, scores, position string, move count
-  eval     points per piece
+  d        the board, attacks, hands, scores, position string, moves
+  eval     points per piece, with the squares that earn them
   moves    the legal placements
   bench [D] a fixed search; prints a deterministic node count
   help     this text
