@@ -3,7 +3,7 @@
 
 use crate::game::{Game, Outcome};
 use crate::uci::Info;
-use cheversi::protocol::view::View;
+use cheversi::protocol::response::view::View;
 use cheversi::{Color, Piece};
 use serde::{Deserialize, Serialize};
 

@@ -34,7 +34,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
             .map(|(_, v)| v.clone())
     };
     let variant: Variant = match tag("Variant") {
-        Some(v) => v.parse().map_err(|e| format!("{e}"))?,
+        Some(v) => variant_name(&v).parse().map_err(|e| format!("{e}"))?,
         None => Variant::Standard,
     };
     let start = tag("FEN").unwrap_or_default();
@@ -47,6 +47,17 @@ pub fn import(text: &str) -> Result<Imported, String> {
         game,
         names: [tag("White"), tag("Black")],
     })
+}
+
+/// The rules' name in a `Variant` tag: `cheversi-match` writes `Cheversi
+/// standard` (so that chess programs do not take it for chess); a bare
+/// `standard` is read too.
+fn variant_name(tag: &str) -> &str {
+    let tag = tag.trim();
+    match tag.get(..9) {
+        Some(p) if p.eq_ignore_ascii_case("cheversi ") => tag[9..].trim(),
+        _ => tag,
+    }
 }
 
 /// The index of the `]` closing the tag that `s` starts, outside quotes.
@@ -151,7 +162,7 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
     tag("White", names[0]);
     tag("Black", names[1]);
     tag("Result", result);
-    tag("Variant", game.variant().name());
+    tag("Variant", &format!("Cheversi {}", game.variant().name()));
     if outcome.is_some() {
         tag("WhitePoints", &end.points(Color::White).to_string());
         tag("BlackPoints", &end.points(Color::Black).to_string());
@@ -226,9 +237,10 @@ mod tests {
             white: "deep \"d4\"",
             black: "shallow",
             variant: "standard",
-            limits: "depth=3",
+            limits: [None, None],
         };
-        let text = game_pgn(&h, &played) + &game_pgn(&h, &played);
+        let text = game_pgn(&h, &played, false) + &game_pgn(&h, &played, true);
+        assert!(text.contains("[Variant \"Cheversi standard\"]"), "{text}");
         let got = import(&text).unwrap();
         assert_eq!(got.game.moves().len(), 16);
         assert_eq!(got.names[0].as_deref(), Some("deep \"d4\""));
@@ -265,6 +277,8 @@ mod tests {
             "{err}"
         );
         assert!(import("[Variant \"chess\"]\n\n1. K@d4").is_err());
+        let open = import("[Variant \"Cheversi open\"]\n\n1. K@d4 Q@a1 *").unwrap();
+        assert_eq!(open.game.variant(), Variant::Open);
         assert!(import("[Event \"x\"\n1. K@d4").is_err());
         assert!(import("1. K@d4 (1. K@e4) *").is_err());
     }
