@@ -9,6 +9,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod solve;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;

@@ -42,6 +42,8 @@ enum Cmd {
         #[arg(default_value_t = 5)]
         depth: u32,
     },
+    /// Solve a position: its value with perfect play (see `solve --help`).
+    Solve(cheversi::solve::cli::SolveArgs),
 }
 
 /// Writes a subcommand's result to stdout; a reader that went away (a
@@ -105,6 +107,7 @@ fn main() -> ExitCode {
                 r.nodes
             ))
         }
+        Some(Cmd::Solve(args)) => cheversi::solve::cli::run(args),
         None => {
             cheversi::protocol::run(std::io::stdin(), std::io::stdout());
             Ok(())

@@ -320,6 +320,7 @@ Cheversi engine. Commands (one per line):
   isready                   answer readyok (also during a search)
   setoption name N [value V]  options: Hash, Clear Hash, Threads, MultiPV,
                             Move Overhead, TunedEval (true|false),
+                            OwnBook (true|false),
                             UCI_Variant (standard|open|original)
   ucinewgame | uginewgame   forget earlier searches
   position startpos [moves K@d4 ...]

@@ -9,6 +9,30 @@ use super::moves::{NO_MOVE, decode, encode};
 use crate::types::Placement;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+/// The largest table, in MiB: the machine's physical memory (a table is
+/// zeroed lazily, so only what a search touches is taken), or 1024 where it
+/// cannot be read.
+pub fn max_mb() -> usize {
+    physical_mb().unwrap_or(1024).max(1)
+}
+
+#[cfg(target_os = "linux")]
+fn physical_mb() -> Option<usize> {
+    // SAFETY: sysconf(3) reads two numbers of the system; it touches no memory of ours.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && size > 0).then(|| ((pages as u128 * size as u128) >> 20) as usize)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn physical_mb() -> Option<usize> {
+    None
+}
+
 /// How a stored value bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TtBound {
@@ -108,6 +132,26 @@ fn advise_huge_pages(addr: usize, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_addr: usize, _len: usize) {}
 
+/// `n` empty buckets in memory that the OS zeroes lazily: a large
+/// allocation comes from `mmap`, whose pages cost nothing until first
+/// touched, so a table of many GiB is ready at once and only the part a
+/// search reaches takes memory (`Vec::resize_with` would write every slot).
+fn zeroed_buckets(n: usize) -> Vec<Bucket> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size fits the address space");
+    // SAFETY: the layout is non-zero (n >= 1, a bucket is 64 bytes); a
+    // bucket is atomics alone, for which all-zero bytes are the valid
+    // `Default` value; the pointer comes from the global allocator with
+    // this layout, which is what `Vec::from_raw_parts` needs to free it.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        advise_huge_pages(ptr as usize, layout.size());
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
 fn pack(mv: u16, value: Value, depth: u8, bound: TtBound, age: u8, reduced: bool) -> u64 {
     let v = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16;
     mv as u64
@@ -138,13 +182,8 @@ fn depth_of(data: u64) -> u8 {
 impl Tt {
     /// A table of about `mb` MiB (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n.max(1));
-        advise_huge_pages(
-            buckets.as_mut_ptr() as usize,
-            n * std::mem::size_of::<Bucket>(),
-        );
-        buckets.resize_with(n.max(1), Bucket::default);
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = zeroed_buckets(n);
         Tt {
             buckets,
             age: AtomicU8::new(0),
