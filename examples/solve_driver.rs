@@ -4,7 +4,7 @@
 //! `cargo run --release --example solve_driver -- <variant> <plies left> [count] [frontier] [exact|wdl] [hash MiB]`
 //!
 //! Prints per position the driver's value, nodes and time, and `go depth
-//! <left>`'s; `go` is skipped with `NOGO=1`.
+//! <left>`'s; `go` is skipped with `NOGO=1`. `FENS=1` prints the positions only.
 
 mod common;
 use cheversi::Variant;
@@ -36,6 +36,10 @@ fn main() {
     let (mut tn, mut ts, mut gn, mut gs) = (0u64, 0.0, 0u64, 0.0);
     for seed in 1..=count {
         let pos = random_position(variant, left, seed);
+        if std::env::var("FENS").is_ok() {
+            println!("{}", pos.fen());
+            continue;
+        }
         let t = Instant::now();
         let mut quiet = |_: &cheversi::solve::Event| {};
         let config = Config {

@@ -15,11 +15,13 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The committed data.
-const DATA: &[&str] = &[include_str!("../../solutions/standard-wdl.book")];
+const DATA: &[&str] = &[include_str!("../../solutions/standard.book")];
 
 /// One settled position of the book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookEntry {
+    /// The position (the canonical image) as written in the book.
+    pub fen: String,
     /// What its store solved.
     pub mode: Mode,
     /// The value is at least this (points).
@@ -71,7 +73,11 @@ pub fn parse(text: &str, into: &mut Book) -> Result<(), String> {
         };
         let variant: Variant = variant.parse().map_err(|_| bad())?;
         let mode = Mode::from_name(mode).ok_or_else(bad)?;
+        let fen = format!("{board} {side} {last}");
+        let pos = Position::from_fen(&fen, variant).map_err(|e| format!("{}: {e}", bad()))?;
+        let key = (variant, Canonical::of(&pos).key);
         let e = BookEntry {
+            fen: fen.clone(),
             mode,
             lo: lo.parse().map_err(|_| bad())?,
             hi: hi.parse().map_err(|_| bad())?,
@@ -80,9 +86,7 @@ pub fn parse(text: &str, into: &mut Book) -> Result<(), String> {
                 m => Some(m.parse().map_err(|_| bad())?),
             },
         };
-        let fen = format!("{board} {side} {last}");
-        let pos = Position::from_fen(&fen, variant).map_err(|e| format!("{}: {e}", bad()))?;
-        let key = (variant, Canonical::of(&pos).key);
+
         let keep = into
             .get(&key)
             .is_some_and(|old| old.hi - old.lo < e.hi - e.lo);
@@ -189,7 +193,7 @@ mod tests {
         .unwrap();
         let pos = Position::new(Variant::Standard);
         let c = Canonical::of(&pos);
-        let e = b[&(Variant::Standard, c.key.clone())];
+        let e = b[&(Variant::Standard, c.key.clone())].clone();
         let a = answer(&pos, &c, &e).unwrap();
         assert_eq!(a.outcome, "draw");
         assert_eq!(a.text(), "book solved: draw (wdl)");

@@ -297,7 +297,8 @@ struct Progress {
     start: Instant,
     last_line: Instant,
     root: String,
-    settled: Vec<String>,
+    settled: usize,
+    best: Option<(String, i32, i32)>,
     nodes: u64,
     calls: u64,
     stored: usize,
@@ -319,7 +320,8 @@ impl Progress {
             start: Instant::now(),
             last_line: Instant::now(),
             root: String::new(),
-            settled: Vec::new(),
+            settled: 0,
+            best: None,
             nodes: 0,
             calls: 0,
             stored,
@@ -328,18 +330,18 @@ impl Progress {
 
     fn line(&self) -> String {
         let secs = self.start.elapsed().as_secs_f64();
+        let best = match &self.best {
+            Some((m, lo, hi)) => format!(", best {m} {}", outcome_short(*lo, *hi)),
+            None => String::new(),
+        };
         format!(
-            "nodes {} ({:.2} M/s), {} frontier searches, store {} | proving {} | settled: {}",
+            "nodes {} ({:.2} M/s), {} frontier searches, store {} | proving {} | settled {}{best}",
             self.nodes,
             self.nodes as f64 / secs.max(1e-9) / 1e6,
             self.calls,
             self.stored,
             self.root,
-            if self.settled.is_empty() {
-                "-".to_string()
-            } else {
-                self.settled.join(" ")
-            }
+            self.settled,
         )
     }
 
@@ -348,11 +350,12 @@ impl Progress {
         match e {
             Event::RootMove { index, count, mv } => {
                 self.root = format!("{mv} ({}/{count})", index + 1);
-                now = true;
             }
             Event::RootSettled { mv, lo, hi } => {
-                self.settled
-                    .push(format!("{mv}:{}", outcome_short(*lo, *hi)));
+                self.settled += 1;
+                if self.best.as_ref().is_none_or(|b| *lo > b.1) {
+                    self.best = Some((mv.to_string(), *lo, *hi));
+                }
                 now = true;
             }
             Event::Frontier {
@@ -365,7 +368,7 @@ impl Progress {
         }
         match &self.bar {
             Some(b) => b.set_message(self.line()),
-            None if now || self.last_line.elapsed() >= Duration::from_secs(30) => {
+            None if now || self.last_line.elapsed() >= Duration::from_secs(10) => {
                 self.last_line = Instant::now();
                 eprintln!(
                     "[{:.0} s] {}",
