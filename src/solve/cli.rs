@@ -63,6 +63,9 @@ pub enum Action {
     Split(super::split::SplitArgs),
     /// Fold job stores into one and back the values up to the root.
     Merge(super::split::MergeArgs),
+    /// Print what a store proves of a position and of each of its moves,
+    /// without searching.
+    Show(JobArgs),
     /// Print a store's settled positions as book text (`solutions/*.book`).
     Export {
         /// The store.
@@ -119,6 +122,7 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
     match args.action {
         Some(Action::Split(s)) => super::split::split(&s),
         Some(Action::Merge(m)) => super::split::merge(&m),
+        Some(Action::Show(job)) => show(&job),
         Some(Action::Export { store }) => {
             let (s, variant, mode) = Store::open_read(&store)?;
             let text = super::book::export(&s, variant, mode);
@@ -164,6 +168,45 @@ pub fn solve(job: &JobArgs) -> Result<Solution, String> {
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(sol)
+}
+
+/// `solve show`: the store's intervals for the position and its moves.
+fn show(job: &JobArgs) -> Result<(), String> {
+    let pos = job.position()?;
+    let Some(path) = &job.store else {
+        return Err("show needs --store".into());
+    };
+    let (store, variant, mode) = Store::open_read(path)?;
+    if variant != pos.variant() {
+        return Err(format!("{} holds {variant} positions", path.display()));
+    }
+    let (lo, hi) = store
+        .get(&super::canon::Canonical::of(&pos).key)
+        .map_or((-super::NO_BOUND, super::NO_BOUND), |e| (e.lo, e.hi));
+    let mut s = format!(
+        "position {} ({variant}, {} store, {} positions)\nvalue {} ({})\n",
+        pos.fen(),
+        mode.name(),
+        store.len(),
+        interval(mode, lo, hi),
+        outcome(lo, hi)
+    );
+    let moves = super::root_values(&store, &pos);
+    s += &format!("moves the store knows ({}):\n", moves.len());
+    for r in &moves {
+        s += &format!("  {:<6} {}\n", r.mv.to_string(), interval(mode, r.lo, r.hi));
+    }
+    let pv: Vec<String> = super::principal_variation(&store, mode, &pos)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    s += &format!("pv {}\n", pv.join(" "));
+    let (nodes, secs, runs) = store.totals()?;
+    s += &format!("all runs: {nodes} nodes, {secs:.1} s, {runs} runs\n");
+    std::io::stdout()
+        .lock()
+        .write_all(s.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))
 }
 
 /// A value in points as text: `+2`, `0`, `-1`; a bound as `>= +1`.

@@ -442,6 +442,21 @@ impl<'a> Solver<'a> {
 
     /// Each root move's interval from the store.
     fn root_values(&self, pos: &Position) -> Vec<RootValue> {
+        root_values(&self.store, pos)
+    }
+
+    /// The proven line from `pos`: each store entry's best move while the
+    /// entry settles its value for this mode.
+    fn pv(&self, pos: &Position) -> Vec<Placement> {
+        principal_variation(&self.store, self.mode, pos)
+    }
+}
+
+/// What `store` proves of each move of `pos` (one of each symmetric set),
+/// the mover's view, best first; moves it knows nothing of are left out.
+pub fn root_values(store: &Store, pos: &Position) -> Vec<RootValue> {
+    let entry = |p: &Position| store.get(&Canonical::of(p).key).copied();
+    {
         let sym = symmetry::of(pos);
         let mut out = Vec::new();
         let mut p = pos.clone();
@@ -454,7 +469,7 @@ impl<'a> Solver<'a> {
             let known = if p.is_over() {
                 Some((p.diff(), p.diff()))
             } else {
-                self.entry(&p).map(|e| (e.lo, e.hi))
+                entry(&p).map(|e| (e.lo, e.hi))
             };
             p.undo(m, undo);
             if let Some((lo, hi)) = known {
@@ -467,12 +482,6 @@ impl<'a> Solver<'a> {
         }
         out.sort_by_key(|r| (std::cmp::Reverse(r.lo), std::cmp::Reverse(r.hi)));
         out
-    }
-
-    /// The proven line from `pos`: each store entry's best move while the
-    /// entry settles its value for this mode.
-    fn pv(&self, pos: &Position) -> Vec<Placement> {
-        principal_variation(&self.store, self.mode, pos)
     }
 }
 
