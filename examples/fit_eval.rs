@@ -1,4 +1,4 @@
-//! Fits the evaluation weights (`src/search/weights.rs`) by least squares.
+//! Fits the evaluation weights (`src/eval/weights.rs`) by least squares.
 //!
 //! Games are played by a noisy greedy player; every position gets as its
 //! target the exact value of the game from the first position with `SOLVE`
@@ -6,14 +6,14 @@
 //! position's side to move; positions nearer the end get their own exact value.
 //! One linear model per variant and plies left.
 //!
-//! `cargo run --release --example fit_eval -- [games per variant] > src/search/weights.rs`
+//! `cargo run --release --example fit_eval -- [games per variant] > src/eval/weights.rs`
 //!
 //! The games per variant are one count for all, or three (`standard`,
 //! `open`, `original`) joined by commas, as the committed weights were
 //! made: `300,2000,2000`.
 
 mod common;
-use cheversi::search::eval::{FEATURES, features, variant_index};
+use cheversi::eval::{FEATURES, features, variant_index};
 use cheversi::search::{Options, Searcher};
 use cheversi::{Position, Variant};
 use common::Rng;
@@ -189,10 +189,10 @@ fn main() {
     println!("//! Evaluation weights in centipoints, `[variant][plies left][feature]`.");
     println!("//! Written by `cargo run --release --example fit_eval`; do not edit by hand.");
     println!();
-    println!("use super::eval::FEATURES;");
-    println!();
-    println!("/// The fitted weights.");
-    println!("pub const WEIGHTS: [[[i32; FEATURES]; 17]; 3] = [");
+    println!(
+        "/// The fitted weights (the evaluation checks that a row holds its {FEATURES} features)."
+    );
+    println!("pub const WEIGHTS: [[[i32; {FEATURES}]; 17]; 3] = [");
     for v in &table {
         println!("    [");
         for row in v {

@@ -309,9 +309,39 @@ pub fn attacks_reference(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
     out
 }
 
+/// `TOWARDS[(k - t) & 31]`: the direction (of [`DIRECTIONS`])
+/// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
+/// (masked, so that the index needs no bounds check).
+const TOWARDS: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut d = 0;
+    while d < 8 {
+        t[(step(d) as usize).wrapping_neg() & 31] = d as u8;
+        d += 1;
+    }
+    t
+};
+
+/// The direction from `k` to its neighbour `t`.
+#[inline(always)]
+pub fn towards(k: Square, t: Square) -> usize {
+    TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn towards_points_from_each_square_to_its_neighbour() {
+        for t in Square::all() {
+            for k in king(t) {
+                let d = towards(k, t);
+                let first = RAYS[d][k.index()] & king(k).0;
+                assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
+            }
+        }
+    }
 
     #[test]
     fn fills_are_unions_of_rays() {

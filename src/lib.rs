@@ -3,8 +3,11 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod codes;
 pub mod engine;
+pub mod eval;
 pub mod fen;
+mod gains;
 pub mod perft;
 pub mod position;
 pub mod protocol;
@@ -14,6 +17,7 @@ pub mod symmetry;
 #[cfg(test)]
 mod testing;
 pub mod types;
+pub mod value;
 pub mod variant;
 pub mod zobrist;
 

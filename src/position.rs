@@ -5,8 +5,7 @@
 
 use crate::attacks::{self, DISTANCE, RAY_LEN, RAYS};
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Piece, Placement, Square};
-use crate::variant::{Moves, Variant};
+use crate::types::{Color, Piece, Placement, Square, Variant};
 use crate::zobrist;
 
 /// The number of placements in a game.
@@ -182,19 +181,6 @@ impl Position {
     #[inline]
     pub fn piece_hash(&self) -> u64 {
         self.hash
-    }
-
-    /// The key that identifies the position for its variant's rules: the piece
-    /// hash plus whatever of the last placement changes the legal moves.
-    #[inline]
-    pub fn key(&self) -> u64 {
-        self.hash ^ self.variant.key_extra(self)
-    }
-
-    /// The legal placements, grouped by piece.
-    #[inline]
-    pub fn legal_moves(&self) -> Moves {
-        self.variant.legal(self)
     }
 
     /// The squares `piece` on `sq` attacks in this position.

@@ -1,4 +1,5 @@
-//! The game's small vocabulary: colours, pieces, squares and placements.
+//! The game's small vocabulary: colours, pieces, squares, placements and the
+//! variants' names (their rules are in `variant/`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -277,6 +278,64 @@ impl FromStr for Placement {
         }
         .ok_or_else(|| NotationError::UnknownPiece(p.to_string()))?;
         Ok(Placement::new(piece, sq.parse()?))
+    }
+}
+
+/// One of the three rule sets of RULES.md.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Current BrainKing rules (the default).
+    #[default]
+    Standard,
+    /// Older BrainKing rules: King first, Black's Queen first, then anything.
+    Open,
+    /// Lewicki's 2003 rules: follow the square the opponent's last piece attacks.
+    Original,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::Open, Variant::Original];
+
+    /// The variant's name as used on the command line and in the protocol.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Open => "open",
+            Variant::Original => "original",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not one of `standard`, `open`, `original`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant '{}' (expected standard, open or original)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 

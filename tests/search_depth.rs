@@ -7,7 +7,7 @@
 //! The depths tested (3 at most) stay full-width: late moves are reduced
 //! only below the root, in nodes 3 or more plies deep.
 
-use cheversi::search::eval::evaluate;
+use cheversi::eval::evaluate;
 use cheversi::search::{Control, Event, Limits, Options, SCALE, Searcher};
 use cheversi::{Position, Variant};
 

@@ -7,6 +7,5 @@ pub mod output;
 pub mod reader;
 pub mod response;
 pub mod session;
-pub mod view;
 
 pub use session::run;

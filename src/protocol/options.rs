@@ -1,45 +1,9 @@
 //! The options the engine offers, and what a `setoption` changes.
 
+use super::response::{Kind, Spec};
 use crate::search::Options;
 use crate::variant::Variant;
 use std::time::Duration;
-
-/// What an option looks like to a GUI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A whole number in a range.
-    Spin {
-        /// The default.
-        default: i64,
-        /// The smallest value.
-        min: i64,
-        /// The largest value.
-        max: i64,
-    },
-    /// One of a list of words.
-    Combo {
-        /// The default.
-        default: &'static str,
-        /// The choices.
-        vars: Vec<&'static str>,
-    },
-    /// On or off (`true`/`false`).
-    Check {
-        /// The default.
-        default: bool,
-    },
-    /// An action without a value.
-    Button,
-}
-
-/// One option: its name and kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spec {
-    /// The name, as listed.
-    pub name: &'static str,
-    /// Its kind and range.
-    pub kind: Kind,
-}
 
 /// The largest transposition table, in MiB: the machine's physical memory
 /// (see [`crate::search::tt::max_mb`]).

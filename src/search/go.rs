@@ -1,7 +1,7 @@
 //! One `go`: sets up the shared state, runs the main thread and the helpers
 //! (lazy SMP), renders progress as events and picks the move.
 
-use super::root::{Progress, root_moves};
+use super::root::{GUESS_DEPTH, Progress, root_moves};
 use super::time::Budget;
 use super::tt::TtBound;
 use super::worker::{Shared, Worker, reach};
@@ -198,19 +198,6 @@ pub struct Solved {
     pub best: Option<crate::types::Placement>,
 }
 
-/// The depth of the search that gives MTD(f) its first guess. A pass that
-/// fails low costs 10-100 times one that fails high, so a closer guess pays
-/// far more than its search costs: 5 against 4, nodes of solve 8 48 / 9 24 /
-/// 10 12 / 11 3 -2.6% / -3.7% / -7.2% / -20.3% (6 and 7 were mixed).
-///
-/// The guess search is full width (no late-move reductions): it costs
-/// ~130 thousand nodes instead of ~30, and its table moves order the
-/// exact passes' upper plies better: nodes of solve 8 48 / 9 24 / 10 12 /
-/// 11 3 -14.5% / -10.2% / -15.4% / -3.3%. (Full width, depths 4 / 6 / 7
-/// gave 10 12: +15% / +1.7% / -5.1%, 9 24: +7.6% / -17.7% / +24% against 5
-/// with reductions.)
-pub(super) const GUESS_DEPTH: u8 = 5;
-
 /// A windowed solve (win/draw/loss: a window of (-1, 1)) from
 /// [`FORGET_FROM`] plies left or more first searches this many plies short
 /// of the end for the root's first move. Its order matters most there: in a
@@ -379,7 +366,7 @@ mod tests {
         for i in 0..8 {
             let pos = rng.position(Variant::Standard, 9);
             let (want, _) = Searcher::default().solve(&pos, -INFINITE, INFINITE);
-            let mut s = Searcher::new(super::super::Options {
+            let mut s = Searcher::new(crate::search::Options {
                 threads: 2,
                 lockstep: i % 2 == 1,
                 ..Default::default()

@@ -1,7 +1,7 @@
 //! History tables: how often a placement caused a cutoff, by side and by the
 //! previous placement (continuation history). Kept per thread.
 
-use super::moves::{CODES, encode};
+use crate::codes::{CODES, encode};
 use crate::types::{Color, Placement, Square};
 
 const LIMIT: i32 = 16384;

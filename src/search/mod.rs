@@ -1,51 +1,49 @@
 //! The search: the API the engine drives. It never prints; it reports
 //! typed [`Event`]s through a callback that the protocol layer renders.
+//!
+//! The driver, top down: `go` (one search: threads, events, the chosen
+//! move) runs `root` (iterative deepening, aspiration, MultiPV) on every
+//! thread; each thread is a `worker` (principal variation search, exact once
+//! the depth reaches the end of the game) over what the threads share
+//! (`shared`: the table `tt`, the limits from `time`, the nodes in flight
+//! `in_flight`). A worker orders its moves with `moves` and `history`
+//! (`crate::codes` index both), scores the nodes above the horizon from the
+//! evaluation without playing their children (`horizon`, with the exact
+//! code's square scan), runs `standard`'s 3-left nodes through its own loop
+//! (`three_left`) and hands the last plies to the exact code (`endgame/`),
+//! which sees the worker only through the traits it owns
+//! (`endgame::Thread`, `OpenThread`).
+//!
+//! May use: every layer below it (types .. variant, symmetry, value, gains,
+//! eval). Never the engine or the protocol, and never stdout.
 
 pub mod bench;
-mod busy;
 mod endgame;
-pub mod eval;
-mod four_ceiling;
-mod frame;
-mod frontier;
 mod go;
 mod history;
-mod kept_losses;
-mod keys;
-mod losses;
+mod horizon;
+mod in_flight;
 pub mod moves;
-mod open_end;
-mod open_three;
-mod replies;
 mod root;
-mod scan;
-mod segments;
 mod shared;
-mod standard_three;
 #[cfg(test)]
 mod test_worker;
-mod three_ceiling;
+mod three_left;
 pub mod time;
 pub mod tt;
-mod weights;
 mod worker;
 
+/// The evaluation, at its old path (`crate::eval` is its home).
+pub use crate::eval;
 use crate::position::Position;
 use crate::types::Placement;
+pub use crate::value::{INFINITE, SCALE, Value};
 use history::Tables;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tt::Tt;
 
 pub use go::Solved;
-
-/// A search value: 100 x the (expected) final point difference, from the
-/// side to move's view.
-pub type Value = i32;
-/// Centipoints per point.
-pub const SCALE: Value = 100;
-/// Above every value a search can return.
-pub const INFINITE: Value = 1_000_000;
 
 /// What a `go` asks for. Every limit is optional; none means "until stopped"
 /// only with `infinite` (otherwise the search picks a sensible default).

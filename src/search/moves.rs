@@ -1,22 +1,17 @@
-//! Compact move codes (`piece * 64 + square`) and the ordered move picker.
+//! The ordered move picker: a node's legal moves handed out best first.
 
-use super::frame::Frame;
 use super::history::{Scores, Tables};
-use super::keys::{Keys, gain_of};
-use super::losses::loss_map;
-use super::open_three::Three;
-use super::segments::{bishop_points, king_points, knight_points, queen_points, rook_points};
 use crate::bitboard::Bitboard;
+use crate::codes::{MAX_MOVES, NO_MOVE, decode, encode};
+use crate::gains::keys::{Keys, gain_of};
+use crate::gains::loss_map::loss_map;
+use crate::gains::offers::Frame;
+use crate::gains::points::{bishop_points, king_points, knight_points, queen_points, rook_points};
 use crate::position::Position;
+use crate::search::endgame::open::three_left::Three;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::{Moves, Variant};
 
-/// The code meaning "no move".
-pub const NO_MOVE: u16 = u16::MAX;
-/// How many distinct move codes there are.
-pub const CODES: usize = 5 * 64;
-/// At most this many legal placements exist in any position.
-pub const MAX_MOVES: usize = CODES;
 /// Up to this many moves to score, each one's gain comes from a scan of
 /// its square ([`Position::gain`], some 300 instructions) rather than from
 /// one loss map of the whole board (some 1,100): callgrind, seeds 4 and 6
@@ -26,22 +21,6 @@ const FEW_TO_SCAN: u32 = 6;
 /// How many moves ahead of the search the picker has their children's
 /// table entries loaded.
 const AHEAD: usize = 4;
-
-/// The code of a placement, `0..CODES`.
-#[inline]
-pub fn encode(pl: Placement) -> u16 {
-    (pl.piece.index() * 64 + pl.square.index()) as u16
-}
-
-/// The placement of a code; `None` for [`NO_MOVE`] or any other bad code.
-#[inline]
-pub fn decode(code: u16) -> Option<Placement> {
-    let piece = Piece::from_index(code as usize / 64)?;
-    Some(Placement::new(
-        piece,
-        Square::from_index(code as usize % 64),
-    ))
-}
 
 /// The move code of a picker entry (`score << 9 | (511 - code)`).
 #[inline]

@@ -1,13 +1,25 @@
 //! What all threads of one search share: the table, the limits and flags,
 //! the node count, and the deepest iteration any thread completed.
 
-use super::busy::Busy;
-use super::root::RootMove;
 use super::time::Budget;
 use super::tt::Tt;
 use crate::search::Control;
+use crate::search::in_flight::Busy;
+use crate::types::Placement;
+use crate::value::Value;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The placement.
+    pub mv: Placement,
+    /// Its score in the last search that reached it (-INFINITE if not).
+    pub score: Value,
+    /// Its principal variation, starting with `mv`.
+    pub pv: Vec<Placement>,
+}
 
 /// How far, in nodes, a thread may run ahead of another in lockstep.
 pub const PACE: u64 = 4096;

@@ -5,7 +5,7 @@
 //! thread fails the key check and reads as a miss, so no locks are needed.
 
 use super::Value;
-use super::moves::{NO_MOVE, decode, encode};
+use crate::codes::{NO_MOVE, decode, encode};
 use crate::types::Placement;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 

@@ -3,17 +3,21 @@
 
 pub use super::shared::Shared;
 
-use super::eval::evaluate;
-use super::four_ceiling::{self, Covered};
+use super::endgame::{OpenThread, Thread, last_two};
 use super::history::Tables;
-use super::kept_losses::KeptLosses;
 use super::moves::Picker;
-use super::open_three::Three;
 use super::tt::TtBound;
-use super::{INFINITE, SCALE, Value, busy, endgame, frontier, standard_three};
+use super::{horizon, in_flight, three_left};
+use crate::bitboard::Bitboard;
+use crate::eval::evaluate;
+use crate::gains::kept_loss_map::KeptLosses;
 use crate::position::Position;
+use crate::search::endgame::open::last_two::Node;
+use crate::search::endgame::open::three_left::Three;
+use crate::search::endgame::standard::four_left_bound::{self, Covered};
 use crate::symmetry;
-use crate::types::Placement;
+use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Variant;
 use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
@@ -63,51 +67,6 @@ fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
     ply >= 2 && nth[ply] == 0 && nth[ply - 1] > 0
 }
 
-/// The running result of a move loop in the window (alpha, beta).
-pub struct Running {
-    /// The best value so far (-INFINITE before any).
-    pub best: Value,
-    /// The raised lower bound.
-    pub alpha: Value,
-    beta: Value,
-}
-
-impl Running {
-    /// Nothing searched yet.
-    pub fn new(alpha: Value, beta: Value) -> Running {
-        Running {
-            best: -INFINITE,
-            alpha,
-            beta,
-        }
-    }
-
-    /// Takes `v`, the value of `m` (played at `ply`, its line below it);
-    /// true when it reaches beta and the loop can stop.
-    #[inline]
-    pub fn take(&mut self, w: &mut Worker, ply: usize, m: Placement, v: Value) -> bool {
-        if v > self.best {
-            self.best = v;
-            if v > self.alpha {
-                self.alpha = v;
-                w.best_line(ply, m);
-                return v >= self.beta;
-            }
-        }
-        false
-    }
-
-    /// The node's value: the best, or the current difference if nothing
-    /// was legal.
-    pub fn value(&self, w: &Worker) -> Value {
-        if self.best == -INFINITE {
-            w.pos.diff() * SCALE
-        } else {
-            self.best
-        }
-    }
-}
-
 /// One thread's search state.
 pub struct Worker<'a> {
     /// The position searched (played forward and back).
@@ -136,7 +95,7 @@ pub struct Worker<'a> {
     /// The loss map of the last `standard` node with two plies left.
     pub losses: KeptLosses,
     /// Where 4-left ceilings are worked out.
-    pub ceiling: Box<four_ceiling::Scratch>,
+    pub ceiling: Box<four_left_bound::Scratch>,
     /// By ply, the index of the move that led there in its parent's loop
     /// ([`expected_all`]).
     nth: [u16; 18],
@@ -268,7 +227,7 @@ impl<'a> Worker<'a> {
     /// than the cache misses of probes and stores cost once the rest is
     /// valued from one loss map, and its entries pushed out deeper ones.
     fn two_cached(&mut self, alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
-        let mut node = endgame::TwoNode::new(self, alpha, beta, ply);
+        let mut node = last_two::TwoNode::new(self, alpha, beta, ply);
         // In `standard` the killer call decides the whole node.
         if let Some(v) = node.killer(self) {
             return v;
@@ -325,7 +284,7 @@ impl<'a> Worker<'a> {
         }
         let left = self.pos.plies_left();
         if left <= 1 {
-            return endgame::solve(self, alpha, beta, ply);
+            return last_two::solve(self, alpha, beta, ply);
         }
         if left == 2 {
             return self.two_cached(alpha, beta, ply, pv_node);
@@ -343,20 +302,21 @@ impl<'a> Worker<'a> {
             return h.value;
         }
         if depth == 1 && left >= 4 {
-            let (v, m) = frontier::search(self, beta, ply, hit.and_then(|h| h.mv));
+            let (v, m) = horizon::search(self, beta, ply, hit.and_then(|h| h.mv));
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
         let tt_move = hit.and_then(|h| h.move_for(depth, left));
         if left == 3 && self.pos.variant() == Variant::Open {
             let tt = self.shared.tt;
-            self.three.prefetch(&self.pos, tt, tt_move);
+            self.three.prefetch(&self.pos, tt_move, |k| tt.prefetch(k));
             self.three.set(&self.pos);
-            self.three.prefetch(&self.pos, tt, self.three.best_gains());
+            self.three
+                .prefetch(&self.pos, self.three.best_gains(), |k| tt.prefetch(k));
         }
-        let marked = depth >= busy::MIN_DEPTH && self.shared.busy.enter(key);
+        let marked = depth >= in_flight::MIN_DEPTH && self.shared.busy.enter(key);
         let v = if left == 3 && self.pos.variant() == Variant::Standard {
-            standard_three::search(self, alpha, beta, ply, pv_node, key, tt_move)
+            three_left::search(self, alpha, beta, ply, pv_node, key, tt_move)
         } else {
             self.moves(depth, alpha, beta, ply, pv_node, key, tt_move)
         };
@@ -390,7 +350,7 @@ impl<'a> Worker<'a> {
         let mut tried = [None; 8];
         let mut n = 0;
         let symmetries = symmetry::near_start(&self.pos);
-        let spread = depth > busy::MIN_DEPTH && self.shared.busy.active();
+        let spread = depth > in_flight::MIN_DEPTH && self.shared.busy.active();
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
@@ -404,7 +364,13 @@ impl<'a> Worker<'a> {
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
-                covered = Covered::at(self, alpha);
+                covered = Covered::at(
+                    &self.pos,
+                    self.tables.cuts(3),
+                    &mut self.ceiling,
+                    &mut self.losses,
+                    alpha,
+                );
                 if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
                     best = best.max(covered.value);
                 }
@@ -508,6 +474,62 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store_reduced(key, best_move, best, depth, bound, reduced);
+    }
+}
+
+/// The exact nodes run on the worker's own state.
+impl Thread for Worker<'_> {
+    #[inline(always)]
+    fn pos(&self) -> &Position {
+        &self.pos
+    }
+
+    #[inline(always)]
+    fn pos_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
+    #[inline(always)]
+    fn count(&mut self, n: u64) {
+        Worker::count(self, n);
+    }
+
+    #[inline(always)]
+    fn leaf_line(&mut self, ply: usize, m: Placement) {
+        Worker::leaf_line(self, ply, m);
+    }
+
+    #[inline(always)]
+    fn best_line(&mut self, ply: usize, m: Placement) {
+        Worker::best_line(self, ply, m);
+    }
+
+    #[inline(always)]
+    fn killers(&self) -> [Option<Square>; 2] {
+        self.tables.killers
+    }
+
+    #[inline(always)]
+    fn set_killers(&mut self, killers: [Option<Square>; 2]) {
+        self.tables.killers = killers;
+    }
+
+    #[inline(always)]
+    fn losses(&mut self) -> (&Position, &mut KeptLosses) {
+        (&self.pos, &mut self.losses)
+    }
+}
+
+/// `open`'s nodes with two plies left borrow the worker's frames.
+impl OpenThread for Worker<'_> {
+    #[inline(always)]
+    fn lend_node(&mut self, piece: Piece, reply: Piece, squares: Bitboard) -> Box<Node> {
+        self.three.lend(&self.pos, piece, reply, squares)
+    }
+
+    #[inline(always)]
+    fn give_back(&mut self, node: Box<Node>) {
+        self.three.give_back(node);
     }
 }
 

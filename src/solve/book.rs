@@ -6,8 +6,8 @@
 //! (the canonical image's position string; `best` is a move of that image,
 //! `-` when no move is proven, as in a loss), `#` comments.
 
-use super::Mode;
 use super::canon::Canonical;
+use super::mode::{Mode, outcome};
 use crate::position::Position;
 use crate::types::Placement;
 use crate::variant::Variant;
@@ -124,7 +124,7 @@ pub fn probe(pos: &Position) -> Option<Answer> {
 
 /// `e`'s answer for `pos` (canonical form `c`).
 pub fn answer(pos: &Position, c: &Canonical, e: &BookEntry) -> Option<Answer> {
-    let outcome = super::cli::outcome(e.lo, e.hi);
+    let outcome = outcome(e.lo, e.hi);
     let exact = (e.mode == Mode::Exact && e.lo == e.hi).then_some(e.lo);
     let mv = e
         .best
@@ -151,7 +151,7 @@ pub fn answer(pos: &Position, c: &Canonical, e: &BookEntry) -> Option<Answer> {
 }
 
 /// The book text of a store: its settled entries, sorted by key.
-pub fn export(store: &super::Store, variant: Variant, mode: Mode) -> String {
+pub fn export(store: &super::store::Store, variant: Variant, mode: Mode) -> String {
     let mut lines: Vec<String> = store
         .entries()
         .filter(|(_, e)| super::settled(e, mode))

@@ -14,6 +14,8 @@
 pub mod book;
 pub mod canon;
 pub mod cli;
+pub mod job;
+pub mod mode;
 pub mod split;
 pub mod store;
 
@@ -22,44 +24,9 @@ use crate::search::{Control, Event as SearchEvent, INFINITE, Limits, Options, SC
 use crate::symmetry;
 use crate::types::Placement;
 use canon::Canonical;
+pub use mode::Mode;
 use std::time::Instant;
 pub use store::{Entry, NO_BOUND, Store};
-
-/// What a solve decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The final point difference.
-    Exact,
-    /// Win, draw or loss only (the window (-1, 1) point).
-    Wdl,
-}
-
-impl Mode {
-    /// The name written in a store.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Exact => "exact",
-            Mode::Wdl => "wdl",
-        }
-    }
-
-    /// The mode of a name written by [`Mode::name`].
-    pub fn from_name(name: &str) -> Option<Mode> {
-        match name {
-            "exact" => Some(Mode::Exact),
-            "wdl" => Some(Mode::Wdl),
-            _ => None,
-        }
-    }
-
-    /// The root window, in points.
-    pub fn window(self) -> (i32, i32) {
-        match self {
-            Mode::Exact => (-NO_BOUND, NO_BOUND),
-            Mode::Wdl => (-1, 1),
-        }
-    }
-}
 
 /// How a solve runs.
 #[derive(Clone, Debug)]
@@ -74,9 +41,9 @@ pub struct Config {
 
 impl Config {
     /// The frontier that measured best for `variant` (see `SOLUTION.md`).
-    pub fn default_frontier(variant: crate::Variant) -> u8 {
+    pub fn default_frontier(variant: crate::variant::Variant) -> u8 {
         match variant {
-            crate::Variant::Open => 8,
+            crate::variant::Variant::Open => 8,
             _ => 12,
         }
     }

@@ -10,9 +10,10 @@
 //! job's value is there, so it only backs them up.
 
 use super::canon::Canonical;
-use super::cli::JobArgs;
-use super::{Entry, Store, symmetry};
+use super::job::JobArgs;
+use super::store::{Entry, Store};
 use crate::position::Position;
+use crate::symmetry;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -167,7 +168,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), String> {
         args.from.len(),
         target.display()
     );
-    super::cli::solve(&args.job).map(|_| ())
+    super::job::solve(&args.job).map(|_| ())
 }
 
 /// What two stores know of one position together.

@@ -12,7 +12,8 @@
 //! for the published figures). Writes wait in memory and go in one
 //! transaction every [`BATCH`] or on [`Store::flush`].
 
-use super::Mode;
+use super::mode::Mode;
+pub use super::mode::NO_BOUND;
 use crate::types::Placement;
 use crate::variant::Variant;
 use rusqlite::{Connection, OpenFlags, params};
@@ -26,8 +27,6 @@ const FORMAT: &str = "cheversi-solve-store";
 const VERSION: &str = "1";
 /// Longest a proven entry waits in memory before it is committed.
 pub const BATCH: Duration = Duration::from_secs(2);
-/// A bound that says nothing ("at least -1000 points").
-pub const NO_BOUND: i32 = 1000;
 
 /// What is known of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,8 +13,8 @@ pub use standard::{last_piece, white_reply};
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement};
+pub use crate::types::{UnknownVariant, Variant};
 use std::fmt;
-use std::str::FromStr;
 
 /// The rules of one variant.
 pub trait Rules {
@@ -29,31 +29,7 @@ pub trait Rules {
     fn key_extra(pos: &Position) -> u64;
 }
 
-/// One of the three rule sets of RULES.md.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// Current BrainKing rules (the default).
-    #[default]
-    Standard,
-    /// Older BrainKing rules: King first, Black's Queen first, then anything.
-    Open,
-    /// Lewicki's 2003 rules: follow the square the opponent's last piece attacks.
-    Original,
-}
-
 impl Variant {
-    /// Every variant.
-    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::Open, Variant::Original];
-
-    /// The variant's name as used on the command line and in the protocol.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Standard => "standard",
-            Variant::Open => "open",
-            Variant::Original => "original",
-        }
-    }
-
     /// The legal placements in `pos`: inlined where the search asks, so
     /// that `standard`'s last plies cost no call (the other rule sets are
     /// calls).
@@ -89,38 +65,6 @@ impl Variant {
             Variant::Open => open::Open::key_extra(pos),
             Variant::Original => original::Original::key_extra(pos),
         }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A variant name that is not one of `standard`, `open`, `original`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownVariant(pub String);
-
-impl fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown variant '{}' (expected standard, open or original)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
-
-impl FromStr for Variant {
-    type Err = UnknownVariant;
-    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
@@ -165,6 +109,19 @@ pub const fn piece_name(p: Piece) -> &'static str {
 }
 
 impl Position {
+    /// The key that identifies the position for its variant's rules: the piece
+    /// hash plus whatever of the last placement changes the legal moves.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.piece_hash() ^ self.variant().key_extra(self)
+    }
+
+    /// The legal placements, grouped by piece.
+    #[inline]
+    pub fn legal_moves(&self) -> Moves {
+        self.variant().legal(self)
+    }
+
     /// Checks `pl` against the rules and says which one it breaks.
     pub fn check(&self, pl: Placement) -> Result<(), IllegalPlacement> {
         if self.is_over() {

@@ -1,6 +1,6 @@
 //! The text of `d` and `eval`: boards drawn for people.
 
-use crate::protocol::view::View;
+use super::view::View;
 use crate::types::{Color, Square};
 use std::fmt::{self, Write as _};
 

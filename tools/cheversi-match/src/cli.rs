@@ -22,6 +22,10 @@ pub struct Cli {
     /// Match settings.
     #[command(flatten)]
     pub run: RunArgs,
+    /// Log to stderr: -v what the runner does, -vv engine traffic too
+    /// (RUST_LOG, e.g. RUST_LOG=debug, takes precedence).
+    #[arg(short, long, action = ArgAction::Count, global = true)]
+    pub verbose: u8,
 }
 
 impl Cli {
@@ -87,9 +91,12 @@ pub struct RunArgs {
     /// Sequential test: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// PGN file to append games to.
+    /// PGN file to append games to (a regular file: it is read back on --resume).
     #[arg(long)]
     pub pgnout: Option<String>,
+    /// PGN without move comments (placements and result only).
+    #[arg(long)]
+    pub pgn_min: bool,
     /// JSON summary written at the end.
     #[arg(long)]
     pub summary: Option<String>,

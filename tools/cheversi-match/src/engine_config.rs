@@ -41,6 +41,19 @@ impl EngineConfig {
     }
 }
 
+impl EngineConfig {
+    /// The settings as `KEY=VALUE` words, as on the command line.
+    pub fn describe(&self) -> String {
+        let mut words = vec![format!("cmd={}", self.cmd), format!("name={}", self.name)];
+        words.extend(self.args.iter().map(|a| format!("arg={a}")));
+        words.extend(self.options.iter().map(|(n, v)| format!("option.{n}={v}")));
+        words.push(self.limit.to_string());
+        words.push(format!("timemargin={}", self.timemargin_ms));
+        words.push(format!("timeout={}", self.timeout_ms));
+        words.join(" ")
+    }
+}
+
 #[derive(Default)]
 struct Builder {
     name: Option<String>,

@@ -153,8 +153,9 @@ fn initial_clocks(seats: &[Seat<'_>; 2]) -> Clocks {
     };
     let (w, b) = (clock(&seats[0]), clock(&seats[1]));
     Clocks {
-        left_ms: [w.0, b.0],
+        left_ms: [w.0 as i64, b.0 as i64],
         inc_ms: [w.1, b.1],
+        margin_ms: [seats[0].cfg.timemargin_ms, seats[1].cfg.timemargin_ms],
     }
 }
 
@@ -165,10 +166,7 @@ fn go_command(cfg: &EngineConfig, clocks: &Clocks, side: usize) -> (String, Dura
         Limit::Depth(d) => (format!("go depth {d}"), cfg.timeout_ms),
         Limit::Nodes(n) => (format!("go nodes {n}"), cfg.timeout_ms),
         Limit::Movetime(t) => (format!("go movetime {t}"), t + margin),
-        Limit::Clock { .. } => (
-            format!("go {}", clocks.go_args()),
-            clocks.left_ms[side] + margin,
-        ),
+        Limit::Clock { .. } => (format!("go {}", clocks.go_args()), clocks.allowed_ms(side)),
     };
     (go, Duration::from_millis(ms))
 }
@@ -196,7 +194,12 @@ fn one_move(
         .search(&opening.position_command(&played), &go, wait)
         .map_err(|e| search_fault(side, e, &name))?;
     if matches!(seat.cfg.limit, Limit::Clock { .. }) {
-        clocks.charge(side, reply.elapsed.as_millis() as u64);
+        clocks
+            .charge(side, reply.elapsed.as_millis() as u64)
+            .map_err(|f| {
+                let why = format!("{name} lost on time ({} ms over)", f.overdraft_ms);
+                (side, Termination::TimeForfeit, why)
+            })?;
     }
     let placement = check_bestmove(pos, &reply)
         .map_err(|why| (side, Termination::IllegalMove, format!("{name}: {why}")))?;

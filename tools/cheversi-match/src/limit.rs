@@ -82,28 +82,54 @@ impl fmt::Display for Limit {
     }
 }
 
-/// Both sides' remaining time in a clocked game.
+/// Both sides' clocks in a game. As in fastchess, time used past the clock
+/// is carried as a debt: a side loses once its overdrafts over the whole
+/// game pass its margin, not when one move does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clocks {
-    /// Remaining ms of [white, black].
-    pub left_ms: [u64; 2],
+    /// Remaining ms of [white, black]; below zero when overdrawn.
+    pub left_ms: [i64; 2],
     /// Increment ms of [white, black].
     pub inc_ms: [u64; 2],
+    /// Margin ms of [white, black]: the most a side may overdraw in a game.
+    pub margin_ms: [u64; 2],
+}
+
+/// A side spent its clock and its margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flagged {
+    /// By how many ms the clock was overdrawn.
+    pub overdraft_ms: u64,
 }
 
 impl Clocks {
-    /// The `go` arguments for these clocks.
+    /// The `go` arguments for these clocks (an overdrawn clock shows 0).
     pub fn go_args(&self) -> String {
         format!(
             "wtime {} btime {} winc {} binc {}",
-            self.left_ms[0], self.left_ms[1], self.inc_ms[0], self.inc_ms[1]
+            self.left_ms[0].max(0),
+            self.left_ms[1].max(0),
+            self.inc_ms[0],
+            self.inc_ms[1]
         )
     }
 
-    /// Charges `used_ms` to `side` (0 white, 1 black) and adds its increment;
-    /// a move inside the time margin leaves the clock at the increment.
-    pub fn charge(&mut self, side: usize, used_ms: u64) {
-        self.left_ms[side] = self.left_ms[side].saturating_sub(used_ms) + self.inc_ms[side];
+    /// How long `side` may think before it loses on time.
+    pub fn allowed_ms(&self, side: usize) -> u64 {
+        (self.left_ms[side] + self.margin_ms[side] as i64).max(0) as u64
+    }
+
+    /// Charges `used_ms` to `side` (0 white, 1 black), then adds its increment.
+    pub fn charge(&mut self, side: usize, used_ms: u64) -> Result<(), Flagged> {
+        let left = self.left_ms[side] - used_ms.min(i64::MAX as u64) as i64;
+        if left < -(self.margin_ms[side] as i64) {
+            self.left_ms[side] = left;
+            return Err(Flagged {
+                overdraft_ms: left.unsigned_abs(),
+            });
+        }
+        self.left_ms[side] = left + self.inc_ms[side] as i64;
+        Ok(())
     }
 }
 
@@ -141,10 +167,28 @@ mod tests {
         let mut c = Clocks {
             left_ms: [1000, 1000],
             inc_ms: [100, 100],
+            margin_ms: [100, 100],
         };
-        c.charge(0, 400);
+        assert_eq!(c.charge(0, 400), Ok(()));
         assert_eq!(c.left_ms[0], 700);
-        c.charge(1, 1001);
-        assert_eq!(c.go_args(), "wtime 700 btime 100 winc 100 binc 100");
+        assert_eq!(c.charge(1, 1050), Ok(()));
+        assert_eq!(c.go_args(), "wtime 700 btime 50 winc 100 binc 100");
+    }
+
+    #[test]
+    fn overdrafts_add_up_over_the_game() {
+        // tc=1+0, margin 100: 1.05 s is 50 ms over, within the margin; the
+        // next move may use only the 50 ms of margin left.
+        let mut c = Clocks {
+            left_ms: [1000, 1000],
+            inc_ms: [0, 0],
+            margin_ms: [100, 100],
+        };
+        assert_eq!(c.charge(0, 1050), Ok(()));
+        assert_eq!((c.left_ms[0], c.allowed_ms(0)), (-50, 50));
+        assert_eq!(c.go_args(), "wtime 0 btime 1000 winc 0 binc 0");
+        assert_eq!(c.charge(0, 40), Ok(()));
+        assert_eq!(c.charge(0, 11), Err(Flagged { overdraft_ms: 101 }));
+        assert_eq!(c.allowed_ms(0), 0);
     }
 }

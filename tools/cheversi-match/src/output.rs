@@ -9,6 +9,9 @@ pub fn say(line: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
+/// The progress bar: games, time so far and the estimated time left.
+const BAR: &str = "{bar:30} {pos}/{len} games {elapsed_precise} ETA {eta_precise} {msg}";
+
 /// Prints match progress.
 pub struct Output {
     bar: Option<ProgressBar>,
@@ -20,8 +23,7 @@ impl Output {
     pub fn new(total: u64, done: u64, rating_interval: u64) -> Output {
         let bar = std::io::stdout().is_terminal().then(|| {
             let style =
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar());
+                ProgressStyle::with_template(BAR).unwrap_or_else(|_| ProgressStyle::default_bar());
             let bar = ProgressBar::new(total).with_style(style);
             bar.set_position(done);
             bar

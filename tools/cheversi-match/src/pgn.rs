@@ -1,8 +1,16 @@
 //! PGN of a finished game: the seven standard tags, `Variant`, `Termination`,
 //! the final points, and the placements with cutechess-style comments.
 //! Ordo and BayesElo read the tags and the result.
+//!
+//! `Variant` is `Cheversi <rules>`, a name no chess program takes for one of
+//! its own (`standard` made python-chess read the placements as chess
+//! moves). `TimeControl` is in the PGN standard's form: `-` for depth and
+//! node limits, `1/S` for S seconds a move, `S` or `S+I` for a clock, and
+//! `?` when the two sides differ; each side's limit as given to the runner
+//! is in `WhiteLimit` and `BlackLimit`.
 
 use crate::game::Played;
+use crate::limit::Limit;
 use std::fmt::Write as _;
 
 /// The facts of a game that are not in [`Played`].
@@ -16,14 +24,38 @@ pub struct PgnHeader<'a> {
     pub white: &'a str,
     /// Black's name.
     pub black: &'a str,
-    /// The variant's name.
+    /// The variant's name (`standard`, `open`, `original`).
     pub variant: &'a str,
-    /// `TimeControl`-like description of the limits.
-    pub limits: &'a str,
+    /// The limits of [white, black], if known.
+    pub limits: [Option<Limit>; 2],
 }
 
-/// The PGN text of one game, ending in a blank line.
-pub fn game_pgn(h: &PgnHeader<'_>, g: &Played) -> String {
+/// The `Variant` tag's value for the rules named `variant`.
+pub fn variant_tag(variant: &str) -> String {
+    format!("Cheversi {variant}")
+}
+
+/// A limit in the PGN standard's `TimeControl` form.
+pub fn time_control(limit: Limit) -> String {
+    let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+    match limit {
+        Limit::Depth(_) | Limit::Nodes(_) => "-".into(),
+        Limit::Movetime(ms) => format!("1/{}", secs(ms)),
+        Limit::Clock { base_ms, inc_ms: 0 } => secs(base_ms),
+        Limit::Clock { base_ms, inc_ms } => format!("{}+{}", secs(base_ms), secs(inc_ms)),
+    }
+}
+
+fn time_control_tag(limits: [Option<Limit>; 2]) -> String {
+    match limits {
+        [Some(w), Some(b)] if time_control(w) == time_control(b) => time_control(w),
+        _ => "?".into(),
+    }
+}
+
+/// The PGN text of one game, ending in a blank line; `min` leaves out the
+/// move comments (as cutechess's and fastchess's `min`).
+pub fn game_pgn(h: &PgnHeader<'_>, g: &Played, min: bool) -> String {
     let mut out = String::new();
     let mut tag = |k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -36,23 +68,26 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &Played) -> String {
     tag("White", h.white);
     tag("Black", h.black);
     tag("Result", g.result.pgn());
-    tag("Variant", h.variant);
+    tag("Variant", &variant_tag(h.variant));
     tag("Termination", g.termination.as_str());
     tag("WhitePoints", &g.points[0].to_string());
     tag("BlackPoints", &g.points[1].to_string());
     tag("PlyCount", &g.moves.len().to_string());
-    tag("TimeControl", h.limits);
+    tag("TimeControl", &time_control_tag(h.limits));
+    let limit = |l: Option<Limit>| l.map_or("?".to_string(), |l| l.to_string());
+    tag("WhiteLimit", &limit(h.limits[0]));
+    tag("BlackLimit", &limit(h.limits[1]));
     if let Some(fen) = &g.start_fen {
         tag("SetUp", "1");
         tag("FEN", fen);
     }
     out.push('\n');
-    out.push_str(&wrap(&movetext(g.start_ply, g)));
+    out.push_str(&wrap(&movetext(g.start_ply, g, min)));
     out.push_str("\n\n");
     out
 }
 
-fn movetext(start_ply: u8, g: &Played) -> String {
+fn movetext(start_ply: u8, g: &Played, min: bool) -> String {
     let mut words: Vec<String> = Vec::new();
     for (i, m) in g.moves.iter().enumerate() {
         let ply = start_ply as usize + i;
@@ -62,7 +97,9 @@ fn movetext(start_ply: u8, g: &Played) -> String {
             words.push(format!("{}...", ply / 2 + 1));
         }
         words.push(m.placement.to_string());
-        words.push(format!("{{{}}}", m.comment.as_deref().unwrap_or("book")));
+        if !min {
+            words.push(format!("{{{}}}", m.comment.as_deref().unwrap_or("book")));
+        }
     }
     if let Some(d) = &g.detail {
         words.push(format!("{{{}}}", d.replace(['{', '}'], "")));
@@ -117,6 +154,28 @@ mod tests {
     use crate::termination::{GameResult, Termination};
 
     #[test]
+    fn time_controls_take_the_pgn_standard_form() {
+        let tc = |base_ms, inc_ms| Limit::Clock { base_ms, inc_ms };
+        assert_eq!(time_control(Limit::Depth(4)), "-");
+        assert_eq!(time_control(Limit::Nodes(9)), "-");
+        assert_eq!(time_control(Limit::Movetime(100)), "1/0.1");
+        assert_eq!(time_control(tc(1000, 10)), "1+0.01");
+        assert_eq!(time_control(tc(60_000, 0)), "60");
+        assert_eq!(
+            time_control_tag([Some(tc(1000, 10)), Some(tc(1000, 10))]),
+            "1+0.01"
+        );
+        assert_eq!(
+            time_control_tag([Some(Limit::Depth(4)), Some(Limit::Depth(2))]),
+            "-"
+        );
+        assert_eq!(
+            time_control_tag([Some(Limit::Depth(4)), Some(tc(1000, 0))]),
+            "?"
+        );
+    }
+
+    #[test]
     fn dates_convert() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_454), (2026, 1, 1));
@@ -144,9 +203,17 @@ mod tests {
             white: "A",
             black: "B \"x\"",
             variant: "standard",
-            limits: "depth=3",
+            limits: [Some(Limit::Depth(3)), Some(Limit::Depth(5))],
         };
-        let pgn = game_pgn(&h, &g);
+        let pgn = game_pgn(&h, &g, false);
+        assert!(pgn.contains("[Variant \"Cheversi standard\"]\n"), "{pgn}");
+        assert!(
+            pgn.contains(
+                "[TimeControl \"-\"]\n[WhiteLimit \"depth=3\"]\n[BlackLimit \"depth=5\"]\n"
+            ),
+            "{pgn}"
+        );
+        assert!(game_pgn(&h, &g, true).contains("\n\n1. K@d4 Q@e5 {A lost on time} 0-1\n\n"));
         assert!(pgn.contains("[Result \"0-1\"]\n"));
         assert!(pgn.contains("[Black \"B \\\"x\\\"\"]\n"));
         assert!(pgn.contains("[Termination \"time forfeit\"]\n"));

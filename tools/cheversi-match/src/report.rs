@@ -115,20 +115,22 @@ impl Report {
     /// One line: score, Elo, nElo, LOS, pentanomial counts and the LLR.
     pub fn line(&self) -> String {
         let wdl = match (self.wins, self.losses, self.draws) {
-            (Some(w), Some(l), Some(d)) => format!("{w} - {l} - {d} [{:.3}] ", self.score),
+            (Some(w), Some(l), Some(d)) => {
+                format!("W-L-D {w} - {l} - {d} [{:.3}] ", self.score)
+            }
             _ => format!("[{:.3}] ", self.score),
         };
         let p = self.penta;
-        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as 0.00.
-        let z = |x: f64| x + 0.0;
         let mut s = format!(
-            "{wdl}{} games | Elo {:.2} +/- {:.2} | nElo {:.2} +/- {:.2} | LOS {:.2} %",
+            "{wdl}{} games | {} | {} | {}",
             self.games,
-            z(self.elo),
-            z(self.elo_error),
-            z(self.nelo),
-            z(self.nelo_error),
-            self.los,
+            estimate("Elo", self.elo, self.elo_error),
+            estimate("nElo", self.nelo, self.nelo_error),
+            if self.los.is_nan() {
+                "LOS: undefined for these results".to_string()
+            } else {
+                format!("LOS {:.2} %", self.los)
+            },
         );
         if p.iter().sum::<u64>() > 0 {
             let [ll, ld, dd, wd, ww] = p;
@@ -142,6 +144,31 @@ impl Report {
         }
         s
     }
+}
+
+/// `Elo 40.70 +/- 30.43`, or words where a figure is not a number: a
+/// score of 100% has an infinite Elo and no interval.
+fn estimate(name: &str, value: f64, error: f64) -> String {
+    // Adding 0.0 turns -0.0 into 0.0, so an even score prints as 0.00.
+    let z = |x: f64| x + 0.0;
+    if value.is_nan() {
+        return format!("{name}: undefined for these results");
+    }
+    if value.is_infinite() {
+        let (sign, all) = if value > 0.0 {
+            ("+", "won")
+        } else {
+            ("-", "lost")
+        };
+        return format!("{name}: {sign}inf (all games {all}; no interval)");
+    }
+    if !error.is_finite() {
+        return format!(
+            "{name} {:.2} (no interval: too few kinds of result)",
+            z(value)
+        );
+    }
+    format!("{name} {:.2} +/- {:.2}", z(value), z(error))
 }
 
 #[cfg(test)]
@@ -160,12 +187,42 @@ mod tests {
         assert_eq!(r.model, "trinomial");
         let line = r.line();
         assert!(
-            line.starts_with("136 - 96 - 111 [0.558] 343 games | Elo 40.70 +/- 30.43"),
+            line.starts_with("W-L-D 136 - 96 - 111 [0.558] 343 games | Elo 40.70 +/- 30.43"),
             "{line}"
         );
         assert!(line.contains("LOS 99.60 %"), "{line}");
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["wins"], 136);
         assert!(json.get("llr").is_none());
+    }
+
+    #[test]
+    fn infinite_and_undefined_figures_are_words() {
+        let all_won = Counts {
+            wins: 10,
+            ..Counts::default()
+        };
+        let line = Report::from_counts(&all_won, None).line();
+        assert!(
+            line.contains("Elo: +inf (all games won; no interval)"),
+            "{line}"
+        );
+        assert!(!line.contains("NaN") && !line.contains("inf +/-"), "{line}");
+        assert_eq!(
+            estimate("Elo", -f64::INFINITY, f64::NAN),
+            "Elo: -inf (all games lost; no interval)"
+        );
+        assert_eq!(
+            estimate("Elo", 470.441, f64::NAN),
+            "Elo 470.44 (no interval: too few kinds of result)"
+        );
+        assert_eq!(estimate("Elo", -0.0, 0.0), "Elo 0.00 +/- 0.00");
+        let all_drawn_pairs = Counts {
+            penta: [0, 0, 5, 0, 0],
+            ..Counts::default()
+        };
+        let line = Report::from_counts(&all_drawn_pairs, None).line();
+        assert!(!line.contains("NaN"), "{line}");
+        assert!(line.contains("nElo: undefined for these results"), "{line}");
     }
 }

@@ -8,6 +8,7 @@ use crate::engine_process::EngineProcess;
 use crate::game::{self, GameContext, Played, Seat};
 use crate::output::Output;
 use crate::pgn::{self, PgnHeader};
+use crate::pgn_mark::PgnMark;
 use crate::record::{GameRecord, tally};
 use crate::schedule::{GameSpec, OpeningBook};
 use crate::sprt::Decision;
@@ -15,8 +16,7 @@ use crate::state::State;
 use crate::summary::Summary;
 use cheversi::Variant;
 use std::collections::{HashSet, VecDeque};
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::File;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub log: CommLog,
     /// Games between rating lines.
     pub rating_interval: u64,
+    /// PGN without move comments.
+    pub pgn_min: bool,
 }
 
 /// Everything workers share.
@@ -63,6 +65,9 @@ pub fn run(
         .filter(|i| !done.contains(i))
         .collect();
     let mut pgn = open_pgn(opts.pgnout.as_deref(), &mut state)?;
+    // Saved before the first game: the state file can be written, and it
+    // names the PGN before anything is appended to it.
+    state.save(&opts.state_path)?;
     let total = config.range.1 - config.range.0;
     let out = Output::new(total, total - pending.len() as u64, opts.rating_interval);
     out.note(&start_line(config, pending.len()));
@@ -101,7 +106,7 @@ pub fn run(
 }
 
 /// Whether the SPRT has decided on the games so far.
-fn decided(config: &MatchConfig, state: &State) -> bool {
+pub fn decided(config: &MatchConfig, state: &State) -> bool {
     let summary = Summary::new(config, &tally(&state.records), false);
     summary
         .report
@@ -121,23 +126,18 @@ fn start_line(config: &MatchConfig, pending: usize) -> String {
     )
 }
 
-/// Opens the PGN for appending, cut back to what the state accounts for.
-fn open_pgn(path: Option<&str>, state: &mut State) -> Result<Option<std::fs::File>, String> {
-    let Some(path) = path else { return Ok(None) };
-    let err = |e: std::io::Error| format!("cannot open {path}: {e}");
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(err)?;
-    let len = file.metadata().map_err(err)?.len();
-    if state.records.is_empty() {
-        state.pgn_bytes = len;
-    } else if len > state.pgn_bytes {
-        // Games written after the last saved state are played again.
-        file.set_len(state.pgn_bytes).map_err(err)?;
+/// The PGN to append to: a new match's begins at the file's end; a resumed
+/// one's is checked against the state (see [`PgnMark::reopen`]).
+fn open_pgn(path: Option<&str>, state: &mut State) -> Result<Option<File>, String> {
+    match (&state.pgn, path) {
+        (None, None) => Ok(None),
+        (Some(mark), _) => mark.reopen(state.records.len()).map(Some),
+        (None, Some(path)) => {
+            let (mark, file) = PgnMark::begin(path)?;
+            state.pgn = Some(mark);
+            Ok(Some(file))
+        }
     }
-    Ok(Some(file))
 }
 
 fn worker(shared: &Shared<'_>, tx: Sender<(GameSpec, Played)>) {
@@ -190,7 +190,7 @@ fn play_one(shared: &Shared<'_>, engines: &mut [Option<EngineProcess>], spec: &G
 fn record_game(
     config: &MatchConfig,
     state: &mut State,
-    pgn: &mut Option<std::fs::File>,
+    pgn: &mut Option<File>,
     out: &Output,
     opts: &RunOptions,
     spec: GameSpec,
@@ -205,12 +205,16 @@ fn record_game(
         }
     };
     let (white, black) = names(spec.first_is_white);
-    if let Some(file) = pgn {
-        let text = pgn_text(config, &spec, played, white, black);
-        file.write_all(text.as_bytes())
-            .and_then(|_| file.sync_data())
-            .map_err(|e| format!("cannot write the PGN: {e}"))?;
-        state.pgn_bytes += text.len() as u64;
+    let _recording = crate::signals::recording();
+    if let Some(file) = pgn.as_mut() {
+        let text = pgn_text(config, &spec, played, white, black, opts.pgn_min);
+        let mark = state.pgn.as_mut().ok_or("a PGN without its mark")?;
+        // Written ahead: a crash mid-write leaves a tail the state can prove.
+        mark.pending = Some(text.clone());
+        state.save(&opts.state_path)?;
+        if let Some(mark) = state.pgn.as_mut() {
+            mark.append(file, &text)?;
+        }
     }
     state.records.push(GameRecord {
         index: spec.index,
@@ -222,6 +226,12 @@ fn record_game(
         detail: played.detail.clone(),
     });
     state.save(&opts.state_path)?;
+    log::info!(
+        "game {} recorded in {} ({} of the range)",
+        spec.index + 1,
+        opts.state_path,
+        state.records.len()
+    );
     let summary = Summary::new(config, &tally(&state.records), false);
     let line = format!(
         "Finished game {} ({white} vs {black}): {} {{{}, points {}-{}}}",
@@ -244,19 +254,22 @@ fn pgn_text(
     played: &Played,
     white: &str,
     black: &str,
+    min: bool,
 ) -> String {
-    let limits: Vec<String> = [white, black]
-        .iter()
-        .filter_map(|n| config.engines.iter().find(|e| e.name == *n))
-        .map(|e| e.limit.to_string())
-        .collect();
+    let limit = |name: &str| {
+        config
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.limit)
+    };
     let header = PgnHeader {
         event: "cheversi-match",
         round: spec.index + 1,
         white,
         black,
         variant: &config.variant,
-        limits: &limits.join(" / "),
+        limits: [limit(white), limit(black)],
     };
-    pgn::game_pgn(&header, played)
+    pgn::game_pgn(&header, played, min)
 }

@@ -46,7 +46,11 @@ impl Summary {
             .per_opponent
             .iter()
             .map(|(&i, c)| Pairing {
-                opponent: config.engines[i].name.clone(),
+                // Records are checked on load; a stray index still names no one.
+                opponent: config
+                    .engines
+                    .get(i)
+                    .map_or_else(|| format!("engine {i}"), |e| e.name.clone()),
                 report: Report::from_counts(c, sprt),
             })
             .collect();

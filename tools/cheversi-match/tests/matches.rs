@@ -191,19 +191,6 @@ fn the_sprt_stops_the_match_when_it_decides() {
     assert!(r.stdout.contains("SPRT: H1"));
 }
 
-/// Cuts a finished run's state back to its first `keep` games, as if the
-/// runner had died after them, leaving half a game in the PGN.
-fn interrupt(dir: &Path, keep: usize) {
-    let state_path = dir.join("cheversi-match.state.json");
-    let mut state = json(state_path.clone());
-    let pgn = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
-    let cut = pgn.match_indices("[Event ").nth(keep).unwrap().0;
-    state["records"].as_array_mut().unwrap().truncate(keep);
-    state["pgn_bytes"] = cut.into();
-    std::fs::write(&state_path, state.to_string()).unwrap();
-    std::fs::write(dir.join("g.pgn"), &pgn[..cut + 40]).unwrap();
-}
-
 #[test]
 fn resume_finishes_an_interrupted_match_without_losing_or_repeating_games() {
     let full = tempfile::tempdir().unwrap();
@@ -217,14 +204,23 @@ fn resume_finishes_an_interrupted_match_without_losing_or_repeating_games() {
         "--summary",
         "s.json",
     ];
-    ok(full.path(), &two_randoms(&base));
+    ok(full.path(), &slow_pair(4, &base));
     let cut = tempfile::tempdir().unwrap();
-    ok(cut.path(), &two_randoms(&base));
-    interrupt(cut.path(), 3);
+    kill_after(
+        cut.path(),
+        &slow_pair(4, &base),
+        "cheversi-match.state.json",
+        3,
+    );
+    let kept = recorded(&cut.path().join("cheversi-match.state.json"));
     let mut resumed = base.to_vec();
     resumed.push("--resume");
-    let r = ok(cut.path(), &two_randoms(&resumed));
-    assert!(r.stdout.contains("(3 to play)"), "{}", r.stdout);
+    let r = ok(cut.path(), &slow_pair(4, &resumed));
+    assert!(
+        r.stdout.contains(&format!("({} to play)", 6 - kept)),
+        "{}",
+        r.stdout
+    );
     // Dates and move times may differ between runs; everything else may not.
     let strip_dates = |p: &Path| {
         let text = std::fs::read_to_string(p.join("g.pgn")).unwrap();
@@ -267,6 +263,7 @@ fn resume_refuses_a_different_match() {
     );
     assert_ne!(r.code, 0);
     assert!(r.stderr.contains("different match"), "{}", r.stderr);
+    assert!(r.stderr.contains("--games"), "{}", r.stderr);
 }
 
 #[test]

@@ -5,11 +5,11 @@
 //! knight's jump away), so a node with three plies left values its
 //! children's squares once, where each child scanned them all again.
 
-use super::keys::{Keys, NONE, best_below, gain_of, square_of};
-use super::losses::loss_map;
-use super::segments::{bishop_points, rook_points, slider_points};
 use crate::attacks::{self, RAYS, slides_along};
 use crate::bitboard::Bitboard;
+use crate::gains::keys::{Keys, NONE, best_below, gain_of, square_of};
+use crate::gains::loss_map::loss_map;
+use crate::gains::points::{bishop_points, rook_points, slider_points};
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement, Square};
 use crate::zobrist;

@@ -10,17 +10,20 @@
 //! The order, the values, the table and the histories stay those of
 //! [`Worker::moves`], but where a ceiling on the placements left after the
 //! table move and the killer proves the node fails low
-//! ([`three_ceiling`]): those are then not searched, and the node's value
+//! ([`three_left_bound::ceiling`]): those are then not searched, and the node's value
 //! is a looser upper bound.
+//!
+//! A node kind of the worker's, beside it: it searches its children
+//! through the worker and keeps its table and histories; only the
+//! ceiling is exact arithmetic (`endgame/standard/three_left_bound.rs`).
 
-use super::three_ceiling;
-use super::tt::TtBound;
-use super::worker::Worker;
-use super::{INFINITE, SCALE, Value};
 use crate::bitboard::Bitboard;
+use crate::codes::encode;
+use crate::search::endgame::standard::three_left_bound;
+use crate::search::tt::TtBound;
+use crate::search::worker::Worker;
 use crate::types::{Piece, Placement, Square};
-
-use super::moves::encode;
+use crate::value::{INFINITE, SCALE, Value};
 
 /// The plies left at these nodes (the index of their killer).
 const LEFT: usize = 3;
@@ -42,7 +45,7 @@ pub fn search(
 }
 
 /// [`search`], with or without the ceiling of the placements left after
-/// the table move and the killer ([`three_ceiling::ceiling`]): without it
+/// the table move and the killer ([`three_left_bound::ceiling`]): without it
 /// the node is searched exactly as [`Worker::moves`] does.
 fn search_with(
     w: &mut Worker,
@@ -95,7 +98,16 @@ fn search_with(
         for m in [tt, killer].into_iter().flatten() {
             rest.0 &= !Bitboard::from_square(m.square).0;
         }
-        if ceiling && let Some((v, others)) = three_ceiling::ceiling(w, piece, rest, node.alpha) {
+        if ceiling
+            && let Some((v, others)) = three_left_bound::ceiling(
+                &w.pos,
+                w.tables.killers,
+                &mut w.losses,
+                piece,
+                rest,
+                node.alpha,
+            )
+        {
             // The placements it covers cannot raise alpha: only the
             // others are searched.
             node.best = node.best.max(v);

@@ -6,10 +6,10 @@
 //! twenty squares, where the map, kept from node to node, costs about one
 //! scan per piece that differs (`kept_losses.rs`).
 
-use super::kept_losses::{KeptLosses, Placed};
-use super::segments::own_points;
 use crate::attacks::{DISTANCE, RAY_LEN, RAYS, fill, is_orthogonal, nearest, slides_along};
 use crate::bitboard::Bitboard;
+use crate::gains::kept_loss_map::{KeptLosses, Placed};
+use crate::gains::points::own_points;
 use crate::position::Position;
 use crate::types::{Color, Piece, Square};
 
@@ -28,7 +28,7 @@ struct End {
 /// to place `piece`.
 pub struct Replies {
     /// By empty square: White's points taken from Black minus its own
-    /// points lost by a blocker there ([`super::kept_losses::KeptLosses`]).
+    /// points lost by a blocker there ([`crate::gains::kept_loss_map::KeptLosses`]).
     loss: [i8; 64],
     occupied: Bitboard,
     empty: Bitboard,
@@ -55,7 +55,7 @@ impl Replies {
     }
 
     /// As [`Replies::new`], but the map may miss one piece, `placed`
-    /// ([`super::kept_losses::KeptLosses::near`]): then only the squares
+    /// ([`crate::gains::kept_loss_map::KeptLosses::near`]): then only the squares
     /// that [`Replies::freshen`] brought up to date may be asked about.
     pub fn near(pos: &Position, piece: Piece, loss: &[i8; 64], placed: Option<Placed>) -> Replies {
         let empty = pos.empty();
@@ -112,7 +112,7 @@ impl Replies {
     }
 
     /// [`Replies::gain`], White's piece `Piece::ALL[P]` fixed at compile
-    /// time ([`super::segments::with_piece_const`]).
+    /// time ([`crate::gains::points::with_piece_const`]).
     #[inline(always)]
     pub fn gain_as<const P: usize>(&self, t: Square) -> i32 {
         own_points(self.occupied, Piece::ALL[P], t) + self.loss[t.index()] as i32
@@ -371,7 +371,7 @@ mod tests {
             for t in targets {
                 let mut seen = Bitboard::EMPTY;
                 r.kings(t, |k, v| {
-                    let e = super::super::endgame::towards(t, k);
+                    let e = crate::attacks::towards(t, k);
                     assert_eq!(v, r.king(t, k, e), "{} {t} {k}", pos.fen());
                     seen |= Bitboard::from_square(k);
                     checked += 1;
@@ -408,7 +408,7 @@ mod tests {
             let lines = r.black_lines();
             for t in targets {
                 for k in crate::attacks::king(t) & pos.empty() {
-                    let e = super::super::endgame::towards(t, k);
+                    let e = crate::attacks::towards(t, k);
                     let want = black_block_by_loop(&r, k, e);
                     assert_eq!(r.black_block(&lines, k, e), want, "{} {t} {k}", pos.fen());
                     (checked, blocked) = (checked + 1, blocked + usize::from(want != 0));

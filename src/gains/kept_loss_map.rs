@@ -304,7 +304,7 @@ impl Placed {
     }
 }
 
-/// The loss map of one position, [`super::losses::loss_map`] for White,
+/// The loss map of one position, [`crate::gains::loss_map::loss_map`] for White,
 /// but with a leaper's share on every square it attacks, occupied or not:
 /// then a square that empties needs no leaper recount.
 #[derive(Clone, Copy, Debug)]
@@ -471,8 +471,8 @@ impl Map {
 
 #[cfg(test)]
 mod tests {
-    use super::super::losses::loss_map;
     use super::*;
+    use crate::gains::loss_map::loss_map;
     use crate::variant::Variant;
 
     /// A random `standard` position 6 to 13 plies in: the common start of

@@ -6,17 +6,27 @@
 //! Every feature of a child follows from its parent and the placement's
 //! square delta in constant time ([`Horizon`]), so the nodes just above the
 //! horizon score their children without playing them.
+//!
+//! May use: types, attacks, position, variant, value, gains. Never the
+//! search: the search calls it.
 
-use super::segments;
-use super::weights::WEIGHTS;
-use super::{SCALE, Value};
 use crate::attacks::{self, RAYS};
+use crate::bitboard::Bitboard;
+use crate::gains::points;
 use crate::position::{Position, SquareDelta};
 use crate::types::{Color, Piece, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::Variant;
+use weights::WEIGHTS;
+
+mod weights;
 
 /// How many features the model reads.
 pub const FEATURES: usize = 9;
+const _: () = assert!(
+    WEIGHTS[0][0].len() == FEATURES,
+    "refit: examples/fit_eval.rs"
+);
 
 /// The features of `pos` from the side to move's view, all as differences
 /// "us minus them" except the constant and the last: point difference,
@@ -100,9 +110,9 @@ pub struct Horizon {
     base: i32,
     /// Slider points now, by colour index.
     sliders: [i32; 2],
-    kings: crate::Bitboard,
-    knights: crate::Bitboard,
-    white: crate::Bitboard,
+    kings: Bitboard,
+    knights: Bitboard,
+    white: Bitboard,
     /// A child's value is `fixed + piece[p] + own[p] * (the points p earns)`
     /// plus the square's terms: `loss` times the blockers' loss difference
     /// (theirs minus ours) and `leapers` times the leapers' (ours minus theirs).
@@ -111,10 +121,10 @@ pub struct Horizon {
     own: [i32; 5],
     loss: i32,
     leapers: i32,
-    occupied: crate::Bitboard,
-    theirs: crate::Bitboard,
+    occupied: Bitboard,
+    theirs: Bitboard,
     /// Sliders of both sides along ranks and files, along diagonals.
-    lines: [crate::Bitboard; 2],
+    lines: [Bitboard; 2],
 }
 
 /// What [`Horizon::at_square`] found on one square: its children's values follow
@@ -194,8 +204,8 @@ impl Horizon {
     pub fn at_square(&self, sq: Square) -> AtSquare {
         let occ = self.occupied;
         let (o, si) = (occ.0, sq.index());
-        let rook = segments::rook_points(occ, sq);
-        let bishop = segments::bishop_points(occ, sq);
+        let rook = points::rook_points(occ, sq);
+        let bishop = points::bishop_points(occ, sq);
         let own = [
             (attacks::king(sq) & !occ).count() as i32,
             rook + bishop,
@@ -305,9 +315,7 @@ mod tests {
                 let squares = pos
                     .legal_moves()
                     .iter()
-                    .fold(crate::Bitboard::EMPTY, |b, m| {
-                        b | crate::Bitboard::from_square(m.square)
-                    });
+                    .fold(Bitboard::EMPTY, |b, m| b | Bitboard::from_square(m.square));
                 let n = options(&pos);
                 if n > 0 {
                     assert_eq!(n, squares.count() as i32, "{}", pos.fen());

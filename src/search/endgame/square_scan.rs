@@ -4,11 +4,11 @@
 //! final replies all work this way; every placement valued counts as a node
 //! (Edax's convention), though none is played.
 
-use super::worker::Worker;
-use super::{INFINITE, SCALE, Value};
 use crate::bitboard::Bitboard;
 use crate::position::SquareDelta;
+use crate::search::endgame::node::Thread;
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Moves;
 
 /// The best placement a scan has found so far.
@@ -45,7 +45,7 @@ impl Best {
     #[inline]
     pub fn scan(
         &mut self,
-        w: &Worker,
+        w: &impl Thread,
         moves: &Moves,
         squares: Bitboard,
         skip: Option<Placement>,
@@ -56,7 +56,7 @@ impl Best {
             if self.value >= beta {
                 return;
             }
-            let sd = w.pos.square_delta(sq);
+            let sd = w.pos().square_delta(sq);
             for (piece, b) in moves.groups() {
                 let pl = Placement::new(piece, sq);
                 if b.has(sq) && skip != Some(pl) {
@@ -71,7 +71,7 @@ impl Best {
 
     /// Counts the nodes, records the line at `ply` and returns the value
     /// (the current difference if nothing was valued) and the placement.
-    pub fn finish(self, w: &mut Worker, ply: usize) -> (Value, Option<Placement>) {
+    pub fn finish(self, w: &mut impl Thread, ply: usize) -> (Value, Option<Placement>) {
         w.count(self.seen);
         match self.placement {
             Some(m) => {
@@ -81,7 +81,7 @@ impl Best {
                     self.placement,
                 )
             }
-            None => (w.pos.diff() * SCALE, None),
+            None => (w.pos().diff() * SCALE, None),
         }
     }
 }

@@ -8,36 +8,18 @@
 //! piece and Black's King are valued from a loss map kept from the last
 //! such node ([`Replies`]).
 
-use super::moves::{MAX_MOVES, decode, encode};
-use super::replies::Replies;
-use super::scan::Best;
-use super::segments::with_piece_const;
-use super::worker::{Running, Worker};
-use super::{INFINITE, SCALE, Value};
-use crate::attacks;
+use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
+use crate::codes::{MAX_MOVES, decode, encode};
+use crate::gains::points::with_piece_const;
 use crate::position::SquareDelta;
+use crate::search::endgame::node::{Running, Thread};
+use crate::search::endgame::open::last_two::OpenThread;
+use crate::search::endgame::square_scan::Best;
+use crate::search::endgame::standard::replies::Replies;
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::{Moves, Variant, last_piece};
-
-/// `TOWARDS[(k - t) & 31]`: the direction (of [`attacks::DIRECTIONS`])
-/// from a square `k` to its neighbour `t`, by the step `k - t` in -9..=9
-/// (masked, so that the index needs no bounds check).
-const TOWARDS: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut d = 0;
-    while d < 8 {
-        t[(attacks::step(d) as usize).wrapping_neg() & 31] = d as u8;
-        d += 1;
-    }
-    t
-};
-
-/// The direction from `k` to its neighbour `t`.
-#[inline(always)]
-pub(super) fn towards(k: Square, t: Square) -> usize {
-    TOWARDS[k.index().wrapping_sub(t.index()) & 31] as usize
-}
 
 const NO_DELTA: SquareDelta = SquareDelta {
     own: [0; 5],
@@ -46,9 +28,9 @@ const NO_DELTA: SquareDelta = SquareDelta {
 
 /// The exact value of a position with at most two plies left.
 #[inline]
-pub fn solve(w: &mut Worker, alpha: Value, beta: Value, ply: usize) -> Value {
-    match w.pos.plies_left() {
-        0 => w.pos.diff() * SCALE,
+pub fn solve(w: &mut impl OpenThread, alpha: Value, beta: Value, ply: usize) -> Value {
+    match w.pos().plies_left() {
+        0 => w.pos().diff() * SCALE,
         1 => last(w, beta, ply).0,
         _ => {
             let mut node = TwoNode::new(w, alpha, beta, ply);
@@ -62,10 +44,10 @@ pub fn solve(w: &mut Worker, alpha: Value, beta: Value, ply: usize) -> Value {
 
 /// The best final placement's value and the placement, stopping early once
 /// the value reaches `beta` ([`Best::scan`]).
-fn last(w: &mut Worker, beta: Value, ply: usize) -> (Value, Option<Placement>) {
-    let base = w.pos.diff();
-    let us = w.pos.side_to_move().index();
-    let moves = w.pos.legal_moves();
+fn last(w: &mut impl Thread, beta: Value, ply: usize) -> (Value, Option<Placement>) {
+    let base = w.pos().diff();
+    let us = w.pos().side_to_move().index();
+    let moves = w.pos().legal_moves();
     let mut best = Best::NONE;
     best.scan(w, &moves, moves.targets(), None, beta, |piece, _, sd| {
         (base + sd.gain(piece, us)) * SCALE
@@ -94,16 +76,16 @@ impl TwoNode {
     #[inline(always)]
     /// In `standard` White's one piece and its squares come straight from
     /// the rules ([`last_piece`]), the other placements never listed.
-    pub fn new(w: &Worker, alpha: Value, beta: Value, ply: usize) -> TwoNode {
-        if w.pos.variant() == Variant::Standard
-            && let Some((piece, targets)) = last_piece(&w.pos)
+    pub fn new(w: &impl Thread, alpha: Value, beta: Value, ply: usize) -> TwoNode {
+        if w.pos().variant() == Variant::Standard
+            && let Some((piece, targets)) = last_piece(w.pos())
         {
             let two = Two::new(w, piece, targets, alpha, beta, ply);
             return TwoNode::with(Moves::NONE, Some(two), alpha, beta, ply);
         }
-        let moves = w.pos.legal_moves();
+        let moves = w.pos().legal_moves();
         let mut groups = moves.groups();
-        let standard = match (w.pos.variant(), groups.next(), groups.next()) {
+        let standard = match (w.pos().variant(), groups.next(), groups.next()) {
             (Variant::Standard, Some((piece, targets)), None) => {
                 Some(Two::new(w, piece, targets, alpha, beta, ply))
             }
@@ -127,7 +109,7 @@ impl TwoNode {
     /// the node's value whatever the killers do, as no table probe comes
     /// between ([`Two::solve`]).
     #[inline]
-    pub fn killer(&mut self, w: &mut Worker) -> Option<Value> {
+    pub fn killer(&mut self, w: &mut impl Thread) -> Option<Value> {
         let mut n = self.standard.take()?;
         Some(n.solve(w))
     }
@@ -135,11 +117,13 @@ impl TwoNode {
     /// The node's value within (alpha, beta) (a bound outside), after
     /// [`TwoNode::killer`] if that did not decide it.
     #[inline]
-    pub fn finish(self, w: &mut Worker) -> Value {
+    pub fn finish(self, w: &mut impl OpenThread) -> Value {
         match self.standard {
             Some(mut n) => n.solve(w),
-            None if w.pos.variant() == Variant::Open => {
-                super::open_end::two(w, self.moves, self.alpha, self.beta, self.ply)
+            None if w.pos().variant() == Variant::Open => {
+                crate::search::endgame::open::last_two::two(
+                    w, self.moves, self.alpha, self.beta, self.ply,
+                )
             }
             None => two_generic(w, self.moves, self.alpha, self.beta, self.ply),
         }
@@ -163,7 +147,7 @@ struct Two {
 impl Two {
     #[inline(always)]
     fn new(
-        w: &Worker,
+        w: &impl Thread,
         piece: Piece,
         targets: Bitboard,
         alpha: Value,
@@ -173,8 +157,8 @@ impl Two {
         Two {
             piece,
             rest: targets,
-            base: w.pos.diff(),
-            empty: w.pos.empty(),
+            base: w.pos().diff(),
+            empty: w.pos().empty(),
             run: Running::new(alpha, beta),
             ply,
             seen: 0,
@@ -186,12 +170,12 @@ impl Two {
     /// would have tried it anyway, and the loss map made for it serves the
     /// rest.
     #[inline]
-    fn solve(&mut self, w: &mut Worker) -> Value {
+    fn solve(&mut self, w: &mut impl Thread) -> Value {
         // `standard`'s values, made on first use: a node whose killers are
         // not legal needs them only in `finish`.
         let mut replies = None;
         let mut cut = false;
-        for t in w.tables.killers.into_iter().flatten() {
+        for t in w.killers().into_iter().flatten() {
             if !self.rest.has(t) {
                 continue;
             }
@@ -205,7 +189,7 @@ impl Two {
             }
         }
         if replies.is_some() {
-            w.losses.killer_cut(cut);
+            w.losses().1.killer_cut(cut);
         }
         w.count(std::mem::take(&mut self.seen));
         if cut {
@@ -213,7 +197,7 @@ impl Two {
         }
         let r = match replies {
             Some(mut r) => {
-                r.settle(&mut w.losses);
+                r.settle(w.losses().1);
                 r
             }
             None => self.replies(w),
@@ -223,16 +207,18 @@ impl Two {
 
     /// The node's [`Replies`], from the kept loss map.
     #[inline]
-    fn replies(&self, w: &mut Worker) -> Replies {
-        Replies::new(&w.pos, self.piece, w.losses.update(&w.pos))
+    fn replies(&self, w: &mut impl Thread) -> Replies {
+        let (pos, losses) = w.losses();
+        Replies::new(pos, self.piece, losses.update(pos))
     }
 
     /// The node's [`Replies`] for a killer: the kept loss map may miss one
     /// piece, valued on the killer's squares alone ([`Replies::freshen`]).
     #[inline]
-    fn near_replies(&self, w: &mut Worker) -> Replies {
-        let (map, placed) = w.losses.near(&w.pos);
-        Replies::near(&w.pos, self.piece, map, placed)
+    fn near_replies(&self, w: &mut impl Thread) -> Replies {
+        let (pos, losses) = w.losses();
+        let (map, placed) = losses.near(pos);
+        Replies::near(pos, self.piece, map, placed)
     }
 
     /// Tries White's piece on `t` (gaining `g`) against every King reply;
@@ -240,7 +226,7 @@ impl Two {
     /// of [`Two::finish`] out of registers (solve 10 5 wdl: 8309 M
     /// instructions inlined, 8256 M out of line).
     #[inline(never)]
-    fn try_exact(&mut self, w: &mut Worker, r: &Replies, t: Square, g: i32) -> bool {
+    fn try_exact(&mut self, w: &mut impl Thread, r: &Replies, t: Square, g: i32) -> bool {
         self.seen += 1;
         let mut worst = INFINITE;
         let mut worst_k = None;
@@ -270,7 +256,7 @@ impl Two {
     /// replies at once, so a node that cuts stops there. Sorting by gain
     /// first cost more than it saved (solve 8 4: 2352 M instructions
     /// sorted, 2210 M in square order; solve 9 6: 15302 M, 15270 M).
-    fn finish(&mut self, w: &mut Worker, r: &Replies) -> Value {
+    fn finish(&mut self, w: &mut impl Thread, r: &Replies) -> Value {
         let white_lines = r.white_lines();
         let (refuted, widest) =
             with_piece_const!(self.piece, P => self.floors::<P>(w, r, &white_lines));
@@ -289,7 +275,7 @@ impl Two {
     #[inline(always)]
     fn floors<const P: usize>(
         &mut self,
-        w: &mut Worker,
+        w: &mut impl Thread,
         r: &Replies,
         white_lines: &[u64; 4],
     ) -> (u64, i32) {
@@ -304,9 +290,9 @@ impl Two {
                     refuted += 1;
                 }
                 None if self.try_exact(w, r, t, g) => {
-                    let [first, _] = w.tables.killers;
+                    let [first, _] = w.killers();
                     if first != Some(t) {
-                        w.tables.killers = [Some(t), first];
+                        w.set_killers([Some(t), first]);
                     }
                     break;
                 }
@@ -352,13 +338,13 @@ fn floored(
 
 /// Two plies left in any variant: every placement played, answered by
 /// `last`, placements tried by decreasing gain.
-fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
-    let us = w.pos.side_to_move().index();
+fn two_generic(w: &mut impl Thread, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
+    let us = w.pos().side_to_move().index();
     let mut deltas = [NO_DELTA; 64];
     let mut list = [(0, 0u16); MAX_MOVES];
     let mut n = 0;
     for sq in moves.targets() {
-        let sd = w.pos.square_delta(sq);
+        let sd = w.pos().square_delta(sq);
         deltas[sq.index()] = sd;
         for (piece, b) in moves.groups() {
             if b.has(sq) {
@@ -373,10 +359,10 @@ fn two_generic(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usi
     for &(_, code) in list.iter() {
         let Some(m) = decode(code) else { continue };
         let sd = deltas[m.square.index()];
-        let u = w.pos.play_with(m, &sd);
+        let u = w.pos_mut().play_with(m, &sd);
         w.count(1);
         let v = -last(w, -run.alpha, ply + 1).0;
-        w.pos.undo(m, u);
+        w.pos_mut().undo(m, u);
         if run.take(w, ply, m, v) {
             break;
         }
@@ -389,21 +375,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn towards_points_from_each_square_to_its_neighbour() {
-        for t in Square::all() {
-            for k in attacks::king(t) {
-                let d = towards(k, t);
-                let first = attacks::RAYS[d][k.index()] & attacks::king(k).0;
-                assert_eq!(first, Bitboard::from_square(t).0, "{k} -> {t}");
-            }
-        }
-    }
-
-    #[test]
     fn standard_two_nodes_match_playing_every_placement() {
-        use super::super::history::Tables;
-        use super::super::test_worker::{agrees, with_worker};
         use crate::position::Position;
+        use crate::search::history::Tables;
+        use crate::search::test_worker::{agrees, with_worker};
         let mut tables = Tables::default();
         let start = Position::new(Variant::Standard);
         let mut rng = crate::testing::Rng(0x5EED_2B0D_F00D_1234);

@@ -174,7 +174,7 @@ macro_rules! with_piece_const {
         }
     };
 }
-pub(super) use with_piece_const;
+pub(crate) use with_piece_const;
 
 /// The points a King would earn on the empty square `s`.
 #[inline(always)]

@@ -11,16 +11,14 @@
 //! each found alone, bound every pair; a placement of Black's that gains
 //! too much for that bound to prove the node fails low is searched.
 
-use super::endgame::towards;
-use super::kept_losses::Placed;
-use super::replies::Replies;
-use super::segments::{own_points, with_piece_const};
-use super::worker::Worker;
-use super::{SCALE, Value};
-use crate::attacks;
+use crate::attacks::{self, towards};
 use crate::bitboard::Bitboard;
+use crate::gains::kept_loss_map::{KeptLosses, Placed};
+use crate::gains::points::{own_points, with_piece_const};
 use crate::position::Position;
+use crate::search::endgame::standard::replies::Replies;
 use crate::types::{Color, Piece, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::white_reply;
 
 /// A ceiling at most `alpha` on the value of Black's `piece` on each of
@@ -30,23 +28,27 @@ use crate::variant::white_reply;
 /// none. Trying the second killer on what the first leaves visits fewer
 /// nodes but costs more than it saves (solve 12 2 wdl: 75.0 M nodes and
 /// 40.19 G instructions against 76.1 M and 37.76 G).
+/// `killers` are the last ply's killer squares, `losses` the loss map kept
+/// from the last node with two plies left.
 pub fn ceiling(
-    w: &mut Worker,
+    pos: &Position,
+    killers: [Option<Square>; 2],
+    losses: &mut KeptLosses,
     piece: Piece,
     rest: Bitboard,
     alpha: Value,
 ) -> Option<(Value, Bitboard)> {
-    let (white, answers) = white_reply(&w.pos)?;
-    let mut killers = w.tables.killers.into_iter().flatten();
+    let (white, answers) = white_reply(pos)?;
+    let mut killers = killers.into_iter().flatten();
     let t = killers.find(|&t| answers.has(t))?;
-    let map = *w.losses.update(&w.pos);
+    let map = *losses.update(pos);
     let a = Answers {
-        r: Replies::new(&w.pos, white, &map),
+        r: Replies::new(pos, white, &map),
         map,
         piece,
         white,
     };
-    a.cover(&w.pos, t, rest, alpha)
+    a.cover(pos, t, rest, alpha)
 }
 
 /// What every answer of White's needs: the loss map and [`Replies`] of
@@ -151,11 +153,11 @@ fn king_best(r: &Replies, t: Square, free: Bitboard) -> i32 {
 mod tests {
     use super::*;
     use crate::position::Position;
-    use crate::search::INFINITE;
     use crate::search::history::Tables;
     use crate::search::test_worker::{killers, with_worker};
     use crate::testing::Rng;
     use crate::types::{Placement, Square};
+    use crate::value::INFINITE;
     use crate::variant::Variant;
 
     /// The best final value, for Black, of Black's `piece` on `s`, White's
@@ -196,7 +198,14 @@ mod tests {
                 w.pos = pos.clone();
                 // Mostly a window above every value, now and then a lower one.
                 let alpha = [INFINITE, INFINITE, pos.diff() * SCALE][rng.below(3)];
-                let Some((ceiling, apart)) = ceiling(w, piece, targets, alpha) else {
+                let Some((ceiling, apart)) = ceiling(
+                    &w.pos,
+                    w.tables.killers,
+                    &mut w.losses,
+                    piece,
+                    targets,
+                    alpha,
+                ) else {
                     continue;
                 };
                 assert!(ceiling <= alpha);

@@ -2,10 +2,18 @@
 //! placements (deterministic per position and seed), or misbehaves on
 //! purpose after `--after N` of its own moves:
 //!
-//! `fake-engine [--mode random|crash|hang|flood|illegal|garbage|slow-start] [--after N] [--delay MS] [--seed N]`
+//! `fake-engine [--mode MODE] [--after N] [--delay MS] [--seed N] [--pidfile PATH] [--burst-mb N]`
+//!
+//! MODE: random, crash, hang, flood, illegal, garbage, slow-start, fork-exit
+//! (forks a child that keeps stdout open, then exits), deaf (hangs on `go`
+//! and ignores the end of its input), burst (`--burst-mb` of long info lines
+//! at once), long-line (a line past the runner's cap whose tail reads as a
+//! `bestmove`, then a real one).
 //!
 //! `--delay` is the wait before `uciok` in slow-start mode and the thinking
-//! time per move otherwise.
+//! time per move otherwise. `--pidfile` gets the engine's process id (and a
+//! forked child's) appended, one a line. Not installed: an example, built by
+//! `cargo test`.
 
 use cheversi::{Placement, Position, Variant};
 use cheversi_match::rng::SplitMix64;
@@ -21,6 +29,10 @@ enum Mode {
     Illegal,
     Garbage,
     SlowStart,
+    ForkExit,
+    Deaf,
+    Burst,
+    LongLine,
 }
 
 struct Fake {
@@ -31,6 +43,8 @@ struct Fake {
     variant: Variant,
     pos: Position,
     moves_made: u32,
+    pidfile: Option<String>,
+    burst_mb: u64,
 }
 
 fn main() {
@@ -41,12 +55,22 @@ fn main() {
             std::process::exit(2);
         }
     };
+    fake.note_pid(std::process::id());
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
-        let Ok(line) = line else { return };
+        let Ok(line) = line else { break };
         if !fake.command(&line) {
             return;
         }
+    }
+    if fake.mode == Mode::Deaf {
+        hang();
+    }
+}
+
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
     }
 }
 
@@ -59,6 +83,8 @@ fn parse_args(args: Vec<String>) -> Result<Fake, String> {
         variant: Variant::Standard,
         pos: Position::new(Variant::Standard),
         moves_made: 0,
+        pidfile: None,
+        burst_mb: 300,
     };
     let mut it = args.into_iter();
     while let Some(flag) = it.next() {
@@ -73,6 +99,8 @@ fn parse_args(args: Vec<String>) -> Result<Fake, String> {
             "--after" => f.after = num()? as u32,
             "--delay" => f.delay = Duration::from_millis(num()?),
             "--seed" => f.seed = num()?,
+            "--pidfile" => f.pidfile = Some(value.clone()),
+            "--burst-mb" => f.burst_mb = num()?,
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -88,6 +116,10 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
         "illegal" => Mode::Illegal,
         "garbage" => Mode::Garbage,
         "slow-start" => Mode::SlowStart,
+        "fork-exit" => Mode::ForkExit,
+        "deaf" => Mode::Deaf,
+        "burst" => Mode::Burst,
+        "long-line" => Mode::LongLine,
         _ => return Err(format!("unknown mode {s}")),
     })
 }
@@ -151,12 +183,27 @@ impl Fake {
 
     fn go(&mut self) {
         let faulty = self.moves_made >= self.after;
+        let first_fault = self.moves_made == self.after;
         self.moves_made += 1;
         match self.mode {
             Mode::Crash if faulty => std::process::exit(3),
-            Mode::Hang if faulty => loop {
-                std::thread::sleep(Duration::from_secs(1));
-            },
+            Mode::Hang | Mode::Deaf if faulty => hang(),
+            Mode::ForkExit if faulty => self.fork_and_exit(),
+            // After its move, while the runner is not reading this engine.
+            Mode::Burst if first_fault => {
+                self.random_move();
+                self.burst();
+            }
+            Mode::LongLine if faulty => {
+                // 12 + 65,524 = 65,536 bytes: a reader that splits at 64 KiB
+                // would take the rest for a command.
+                say(&format!(
+                    "info string {} bestmove {}",
+                    "x".repeat(65_524),
+                    self.illegal()
+                ));
+                self.random_move();
+            }
             Mode::Flood if faulty => loop {
                 say("info string thinking very hard");
             },
@@ -170,6 +217,39 @@ impl Fake {
                 self.random_move()
             }
         }
+    }
+
+    fn note_pid(&self, pid: u32) {
+        if let Some(path) = &self.pidfile {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .expect("pidfile");
+            let _ = writeln!(f, "{pid}");
+        }
+    }
+
+    /// A child that inherits stdout outlives this process.
+    fn fork_and_exit(&self) -> ! {
+        let child = std::process::Command::new("sleep")
+            .arg("600")
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .expect("sleep starts");
+        self.note_pid(child.id());
+        std::process::exit(3);
+    }
+
+    fn burst(&self) {
+        let line = format!("info string {}\n", "y".repeat(60_000));
+        let mut out = std::io::stdout().lock();
+        for _ in 0..self.burst_mb * 1_000_000 / line.len() as u64 {
+            if out.write_all(line.as_bytes()).is_err() {
+                return;
+            }
+        }
+        let _ = out.flush();
     }
 
     fn random_move(&self) {

@@ -14,34 +14,43 @@
 //! the compiler makes a few vector instructions, where picking the best
 //! squares from a bitboard took a bucket sort.
 
-use super::frame::{Frame, Sides, slide_dirs};
-use super::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
-use super::worker::{Running, Worker};
-use super::{INFINITE, SCALE, Value};
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::gains::keys::{Keys, NONE, best_below, best_on_highest, gain_of, pack, square_of};
+use crate::gains::offers::{Frame, Sides, slide_dirs};
 use crate::position::Position;
+use crate::search::endgame::node::{Running, Thread};
 use crate::types::{Piece, Placement, Square};
+use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Moves;
+
+/// What `open`'s last two plies need beyond [`Thread`]: the room of a
+/// node with two plies left, lent by the frames of the node above it
+/// (`three_left::Three::lend`), which the thread keeps.
+pub trait OpenThread: Thread {
+    /// The node of the current position (two plies left, its mover placing
+    /// `piece` on `squares`, the reply `reply`), with its mover's gains.
+    fn lend_node(&mut self, piece: Piece, reply: Piece, squares: Bitboard) -> Box<Node>;
+    /// Takes back the node [`OpenThread::lend_node`] lent.
+    fn give_back(&mut self, node: Box<Node>);
+}
 
 /// The exact value of an `open` position with two plies left, the mover's
 /// placements being `moves`: in `open` the mover holds one piece here, free
 /// to go on any empty square, so `moves` is one group.
-pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
-    let them = w.pos.side_to_move().flip();
-    let reply = Piece::ALL.into_iter().find(|&p| w.pos.in_hand(them, p) > 0);
+pub fn two(w: &mut impl OpenThread, moves: Moves, alpha: Value, beta: Value, ply: usize) -> Value {
+    let them = w.pos().side_to_move().flip();
+    let reply = Piece::ALL
+        .into_iter()
+        .find(|&p| w.pos().in_hand(them, p) > 0);
     let mut groups = moves.groups();
     let (Some(reply), Some((piece, squares))) = (reply, groups.next()) else {
-        return w.pos.diff() * SCALE;
+        return w.pos().diff() * SCALE;
     };
-    debug_assert!(groups.next().is_none(), "{}", w.pos.fen());
+    debug_assert!(groups.next().is_none(), "{}", w.pos().fen());
     // The node above left what its squares are worth: patched where its
-    // placement touched, they need no valuing. The node is the worker's
-    // own, lent out and back, as copying it cost more than filling it.
-    let mut node = w.three.spare.take().unwrap_or_default();
-    if squares != w.pos.empty() || !w.three.child(&w.pos, piece, reply, &mut node) {
-        node.scratch(&w.pos, reply, piece, squares);
-    }
+    // placement touched, they need no valuing.
+    let mut node = w.lend_node(piece, reply, squares);
     let mut run = Running::new(alpha, beta);
     // The best placement alone first: most of these nodes cut on it.
     let first = best_below(&node.gains, i16::MAX);
@@ -55,7 +64,7 @@ pub fn two(w: &mut Worker, moves: Moves, alpha: Value, beta: Value, ply: usize) 
     }
     // Counted once per node: a few dozen nodes, where the poll wants 1024.
     w.count(std::mem::take(&mut node.seen));
-    w.three.spare = Some(node);
+    w.give_back(node);
     run.value(w)
 }
 
@@ -250,7 +259,7 @@ impl Node {
     #[inline]
     fn try_one(
         &mut self,
-        w: &mut Worker,
+        w: &mut impl Thread,
         run: &mut Running,
         m: Placement,
         g: i32,
@@ -278,7 +287,7 @@ impl Node {
     /// not refute is tried in full, until none is left.
     fn try_squares(
         &mut self,
-        w: &mut Worker,
+        w: &mut impl Thread,
         run: &mut Running,
         rest: Bitboard,
         piece: Piece,
@@ -361,7 +370,8 @@ impl Node {
     }
 
     /// The value, for the opponent, of its best reply to `m` (which gains
-    /// `g` for the mover), as the scan of [`super::scan::Best`] would find it:
+    /// `g` for the mover), as the scan of
+    /// [`crate::search::endgame::square_scan::Best`] would find it:
     /// the best untouched reply first, then the touched squares in order until
     /// one reaches `beta`. Counts the replies that scan would value.
     ///
@@ -372,7 +382,7 @@ impl Node {
     /// if it slides along it, and a King or Knight loses `s` if a step away.
     fn best_reply(
         &mut self,
-        w: &mut Worker,
+        w: &mut impl Thread,
         m: Placement,
         g: i32,
         beta: Value,
@@ -467,7 +477,7 @@ impl Node {
     /// value (`base` if there is none).
     fn finish(
         &mut self,
-        w: &mut Worker,
+        w: &mut impl Thread,
         seen: u64,
         best: Option<(i32, Square)>,
         base: i32,
@@ -487,8 +497,8 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::endgame::open::three_left::Three;
     use crate::search::history::Tables;
-    use crate::search::open_three::Three;
     use crate::search::test_worker::with_worker;
     use crate::variant::Variant;
 
@@ -551,7 +561,7 @@ mod tests {
     fn replies_are_the_best_gains_then_the_lowest_squares() {
         let mut rng = crate::testing::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let keys = crate::search::keys::tests::random_keys(&mut rng);
+            let keys = crate::gains::keys::tests::random_keys(&mut rng);
             let mut want: Vec<_> = (0..64)
                 .filter(|&s| keys[s] != NONE)
                 .map(|s| (-gain_of(keys[s]), s))

@@ -1,15 +1,21 @@
 //! Everything the engine writes. `Response`'s `Display` is the only place
 //! where protocol text is produced; one response may span several lines.
+//! The data it writes from (`View`, `Spec`) lives here too, so this folder
+//! imports nothing from the rest of `protocol/`: the session and the options
+//! build responses, never the other way round.
 
 mod board;
+mod spec;
+pub mod view;
 
-use super::options::{Kind, Spec};
-use super::view::View;
+pub use spec::{Kind, Spec};
+
 use crate::engine::{Finish, Report};
 use crate::search::{Bound, Event, Info};
 use crate::types::Placement;
 use std::fmt::{self, Write as _};
 use std::time::Duration;
+use view::View;
 
 /// One answer of the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]

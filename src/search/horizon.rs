@@ -1,13 +1,13 @@
-//! The frontier: nodes one ply above the evaluation horizon. A child's
+//! The horizon: nodes one ply above the evaluation horizon. A child's
 //! evaluation follows from the parent and what its square offers
 //! ([`Horizon::at_square`]), so no child is played; the children are
 //! scanned like the endgame's last ply, square by square, stopping at beta.
 
-use super::Value;
-use super::eval::Horizon;
-use super::scan::Best;
-use super::worker::Worker;
+use crate::eval::Horizon;
+use crate::search::endgame::square_scan::Best;
+use crate::search::worker::Worker;
 use crate::types::Placement;
+use crate::value::Value;
 
 /// The best child value of the current position (at least two plies left)
 /// with the children evaluated, stopping once a value reaches `beta`;

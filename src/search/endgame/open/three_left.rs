@@ -1,6 +1,6 @@
 //! An `open` node with three plies left values its squares once for all its
 //! children. After its placement on `t`, a child's squares keep their
-//! values except those `t` touches ([`super::frame::Sides::touched`]): the
+//! values except those `t` touches ([`crate::gains::offers::Sides::touched`]): the
 //! child's mover (the opponent here, with one piece left) gains on an
 //! untouched square what it would gain there now, and the reply (the piece
 //! the side to move keeps) what it would gain now. So each child patches a
@@ -8,11 +8,11 @@
 //! nodes of bench's `open` position cost 482 M instructions instead of
 //! 670 M).
 
-use super::frame::Frame;
-use super::keys::{Keys, NONE};
-use super::open_end::Node;
-use super::tt::Tt;
+use crate::bitboard::Bitboard;
+use crate::gains::keys::{Keys, NONE};
+use crate::gains::offers::Frame;
 use crate::position::Position;
+use crate::search::endgame::open::last_two::Node;
 use crate::types::{Piece, Placement};
 use crate::zobrist;
 
@@ -76,10 +76,16 @@ impl Three {
     /// node is prepared, then (once it is) the best gain of each kind the
     /// side to move holds, which the move picker's gains put first unless
     /// history outweighs them. Each child probes its entry soon after it
-    /// is entered, and those probes waited on memory.
-    pub fn prefetch(&self, pos: &Position, tt: &Tt, moves: impl IntoIterator<Item = Placement>) {
+    /// is entered, and those probes waited on memory. `load` starts
+    /// loading one key's entry (the search's table is the caller's).
+    pub fn prefetch(
+        &self,
+        pos: &Position,
+        moves: impl IntoIterator<Item = Placement>,
+        load: impl Fn(u64),
+    ) {
         for m in moves {
-            tt.prefetch(child_key(pos, m));
+            load(child_key(pos, m));
         }
     }
 
@@ -92,6 +98,32 @@ impl Three {
     /// The squares of the node prepared last.
     pub fn frame(&self) -> &Frame {
         &self.frame
+    }
+
+    /// The node of `pos` (two plies left, its mover placing `piece` on
+    /// `squares`, the reply `reply`) with its mover's gains: patched from
+    /// the prepared node's squares if `pos` is a child of it, else valued
+    /// afresh. The room is this frame's, lent out and back
+    /// ([`Three::give_back`]), as copying it cost more than filling it.
+    #[inline(always)]
+    pub fn lend(
+        &mut self,
+        pos: &Position,
+        piece: Piece,
+        reply: Piece,
+        squares: Bitboard,
+    ) -> Box<Node> {
+        let mut node = self.spare.take().unwrap_or_default();
+        if squares != pos.empty() || !self.child(pos, piece, reply, &mut node) {
+            node.scratch(pos, reply, piece, squares);
+        }
+        node
+    }
+
+    /// Takes back the room [`Three::lend`] lent.
+    #[inline(always)]
+    pub fn give_back(&mut self, node: Box<Node>) {
+        self.spare = Some(node);
     }
 
     /// Makes `node` the node of `pos` (two plies left, its mover placing

@@ -17,16 +17,14 @@
 //! `t` against one King reply (any reply bounds White's value) then
 //! bounds every `u` alone.
 
-use super::endgame::towards;
-use super::kept_losses::KeptLosses;
-use super::replies::{Replies, king_value, room_on};
-use super::segments::own_points;
-use super::worker::Worker;
-use super::{SCALE, Value};
-use crate::attacks::{self, ray, slides_along};
+use crate::attacks::{self, ray, slides_along, towards};
 use crate::bitboard::Bitboard;
+use crate::gains::kept_loss_map::KeptLosses;
+use crate::gains::points::own_points;
 use crate::position::Position;
+use crate::search::endgame::standard::replies::{Replies, king_value, room_on};
 use crate::types::{Color, Piece, Placement, Square};
+use crate::value::{SCALE, Value};
 use crate::variant::Variant;
 
 /// The plies left at these nodes.
@@ -50,17 +48,18 @@ impl Covered {
     /// 15% of these nodes had no ceiling, most because the killer touched
     /// only a piece of White's placed in a sibling's line, and each had
     /// all its 31 children searched: with the fallback, 10 12 wdl visits
-    /// 59.3 M nodes instead of 107.6 M.
-    pub fn at(w: &mut Worker, alpha: Value) -> Covered {
-        let Worker {
-            pos,
-            tables: t,
-            ceiling,
-            losses,
-            ..
-        } = w;
-        let reply = t.cuts(3).into_iter().flatten().find(|&r| black_may(pos, r));
-        Covered::new(pos, ceiling, reply, alpha, losses).unwrap_or_default()
+    /// 59.3 M nodes instead of 107.6 M. `cuts` are the latest cuts with
+    /// three plies left, the killer first; worked out in `scratch`, R's
+    /// loss map from `kept`.
+    pub fn at(
+        pos: &Position,
+        cuts: [Option<Placement>; 4],
+        scratch: &mut Scratch,
+        kept: &mut KeptLosses,
+        alpha: Value,
+    ) -> Covered {
+        let reply = cuts.into_iter().flatten().find(|&r| black_may(pos, r));
+        Covered::new(pos, scratch, reply, alpha, kept).unwrap_or_default()
     }
 
     /// The placements of `pos` (four plies left, White to move) that
@@ -148,7 +147,7 @@ struct Answer {
 /// blocker on each square.
 struct Board {
     r: Position,
-    /// R's loss map ([`super::losses::loss_map`], White's view) on its empty squares,
+    /// R's loss map ([`crate::gains::loss_map::loss_map`], White's view) on its empty squares,
     /// from the search's kept map ([`KeptLosses`]): R and the nodes with
     /// two plies left around it differ by a piece or two, where a fresh
     /// map costs one scan per piece (callgrind in the commit).
@@ -704,10 +703,22 @@ fn white_shadows(r: &Position, shadow: &mut [Bitboard; 64], loss: &mut [i32; 64]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::INFINITE;
     use crate::search::history::Tables;
     use crate::search::test_worker::{agrees, with_worker};
+    use crate::search::worker::Worker;
     use crate::testing::Rng;
+    use crate::value::INFINITE;
+
+    /// [`Covered::at`] on the worker's position and state.
+    fn at(w: &mut Worker, alpha: Value) -> Covered {
+        Covered::at(
+            &w.pos,
+            w.tables.cuts(3),
+            &mut w.ceiling,
+            &mut w.losses,
+            alpha,
+        )
+    }
 
     /// Plain alpha-beta to the end: no table, no ordering, no ceiling.
     fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
@@ -774,7 +785,7 @@ mod tests {
                 // A killer from a search of another window, as in a real search.
                 w.search(LEFT, want - 301, want - 300, 0, false);
                 let v = w.search(LEFT, window.0, window.1, 0, false);
-                spared += usize::from(Covered::at(w, window.0).squares != [Bitboard::EMPTY; 5]);
+                spared += usize::from(at(w, window.0).squares != [Bitboard::EMPTY; 5]);
                 v
             });
             assert!(
@@ -811,7 +822,7 @@ mod tests {
                 let want = [killer, earlier[0], earlier[1]]
                     .into_iter()
                     .find(|&r| black_may(&w.pos, r));
-                let got = Covered::at(w, alpha);
+                let got = at(w, alpha);
                 let mut scratch = Scratch::default();
                 let want = Covered::new(
                     &w.pos,
