@@ -4,7 +4,7 @@
 
 use crate::perft::perft;
 use crate::position::Position;
-use crate::search::{Control, Event, Info, Limits, Options, Searcher};
+use crate::search::{Bound, Control, Event, Info, Limits, Options, Searcher};
 use crate::types::Placement;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -230,8 +230,23 @@ fn search_job(
 ) {
     let start = Instant::now();
     let mut last = None;
+    let book = if searcher.options().own_book && !pos.is_over() {
+        crate::solve::book::probe(pos)
+    } else {
+        None
+    };
+    if let Some(answer) = &book {
+        let event = Event::Message(answer.text());
+        sink(Report::Event { event, multipv });
+    }
     let (best, nodes) = if pos.is_over() {
         (None, 0)
+    } else if let Some(mv) = book.as_ref().and_then(|a| a.mv) {
+        let info = book_info(pos, book.as_ref().expect("a book answer"), mv, start);
+        last = Some(info.clone());
+        let event = Event::Info(info);
+        sink(Report::Event { event, multipv });
+        (Some(mv), 0)
     } else {
         // A bug in the search must not cost the GUI its bestmove.
         let run = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -268,6 +283,35 @@ fn search_job(
         elapsed: start.elapsed(),
         static_score: pos.diff() * 100,
     }));
+}
+
+/// The `info` line of a move the book proves: depth to the end (the score
+/// is the game's value), exact where the data knows the point difference,
+/// else the bound that win/draw/loss proves.
+fn book_info(
+    pos: &Position,
+    answer: &crate::solve::book::Answer,
+    mv: Placement,
+    start: Instant,
+) -> Info {
+    let bound = match (answer.exact, answer.outcome) {
+        (Some(_), _) | (None, "draw") => Bound::Exact,
+        (None, "win") => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    let left = pos.plies_left() as u32;
+    Info {
+        depth: left,
+        seldepth: left,
+        multipv: 1,
+        score: answer.score * crate::search::SCALE,
+        bound,
+        exact: true,
+        nodes: 0,
+        time: start.elapsed(),
+        hashfull: 0,
+        pv: vec![mv],
+    }
 }
 
 fn perft_job(

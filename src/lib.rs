@@ -13,6 +13,7 @@ pub mod position;
 pub mod protocol;
 pub mod sched;
 pub mod search;
+pub mod solve;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;

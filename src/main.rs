@@ -51,6 +51,8 @@ enum Cmd {
     },
     /// Print the man page (roff), e.g. `cheversi man > cheversi.1`.
     Man,
+    /// Solve a position: its value with perfect play (see `solve --help`).
+    Solve(cheversi::solve::cli::SolveArgs),
 }
 
 /// Writes a subcommand's result to stdout; a reader that went away (a
@@ -128,6 +130,7 @@ fn main() -> ExitCode {
             report(&String::from_utf8_lossy(&script))
         }
         Some(Cmd::Man) => man(),
+        Some(Cmd::Solve(args)) => cheversi::solve::cli::run(args),
         None => {
             cheversi::protocol::run(std::io::stdin(), std::io::stdout());
             Ok(())

@@ -11,7 +11,7 @@
 //!
 //! In both, ` # ` starts a comment and a line that starts with `#` is one.
 //! Figures that vary from run to run (`nps`, `time`, `Total time (ms)`,
-//! `Nodes/second`) are masked on both sides. An expected line `...` stands
+//! `Nodes/second`, and `Hash`'s max: the machine's memory) are masked on both sides. An expected line `...` stands
 //! for any lines; a line ending in ` ...` for any line that starts so.
 //!
 //! When the engine's output changes on purpose, rewrite the blocks with
@@ -134,6 +134,12 @@ fn mask(line: &str) -> String {
     for key in ["Total time (ms): ", "Nodes/second: "] {
         if line.starts_with(key) {
             return format!("{key}*");
+        }
+    }
+    // The table's ceiling is this machine's physical memory.
+    if let Some(head) = line.strip_prefix("option name Hash ") {
+        if let Some((head, _)) = head.rsplit_once(" max ") {
+            return format!("option name Hash {head} max *");
         }
     }
     let mut out = Vec::new();
@@ -448,6 +454,10 @@ fn masks_and_wildcards() {
         &s(&["bestmove K@a1", "extra"])
     ));
     assert_eq!(mask("Nodes/second: 12"), "Nodes/second: *");
+    assert_eq!(
+        mask("option name Hash type spin default 16 min 1 max 24105"),
+        "option name Hash type spin default 16 min 1 max *"
+    );
     assert_eq!(
         words("cheversi perft --fen \"8/8 w -\" x"),
         ["cheversi", "perft", "--fen", "8/8 w -", "x"]

@@ -86,6 +86,7 @@ fn uci_handshake_lists_ids_and_every_option() {
         "MultiPV",
         "Move Overhead",
         "TunedEval",
+        "OwnBook",
         "UCI_Variant",
     ] {
         let prefix = format!("option name {name} type ");
@@ -124,6 +125,7 @@ fn setoption_accepts_every_option_and_refuses_bad_values() {
         "setoption name MultiPV value 3",
         "setoption name Move Overhead value 0",
         "setoption name TunedEval value false",
+        "setoption name OwnBook value false",
         "setoption name Clear Hash",
         "setoption name UCI_Variant value original",
     ] {

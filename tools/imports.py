@@ -125,7 +125,7 @@ LAYERS = [
     "src/types.rs", "src/codes.rs", "src/bitboard.rs", "src/attacks.rs", "src/zobrist.rs", "src/testing.rs",
     "src/position.rs", "src/variant", "src/fen.rs", "src/symmetry.rs", "src/perft.rs",
     "src/value.rs", "src/gains", "src/eval", "src/search/endgame/node", "src/search/endgame/open", "src/search/endgame/standard",
-    "src/search/endgame", "src/search", "src/engine.rs", "src/protocol/response", "src/protocol", "src/lib.rs",
+    "src/search/endgame", "src/search", "src/solve", "src/engine.rs", "src/protocol/response", "src/protocol", "src/lib.rs",
     "src/main.rs",
 ]
 

@@ -6,8 +6,11 @@ use crate::search::Options;
 use crate::variant::Variant;
 use std::time::Duration;
 
-/// The largest transposition table, in MiB (the machines we run on are small).
-pub const MAX_HASH_MB: i64 = 1024;
+/// The largest transposition table, in MiB: the machine's physical memory
+/// (see [`crate::search::tt::max_mb`]).
+pub fn max_hash_mb() -> i64 {
+    crate::search::tt::max_mb() as i64
+}
 /// The most search threads.
 pub const MAX_THREADS: i64 = 64;
 /// The most principal variations.
@@ -26,7 +29,7 @@ pub fn specs() -> Vec<Spec> {
         kind: Kind::Spin { default, min, max },
     };
     vec![
-        spin("Hash", d.hash_mb as i64, 1, MAX_HASH_MB),
+        spin("Hash", d.hash_mb as i64, 1, max_hash_mb()),
         Spec {
             name: "Clear Hash",
             kind: Kind::Button,
@@ -43,6 +46,12 @@ pub fn specs() -> Vec<Spec> {
             name: "TunedEval",
             kind: Kind::Check {
                 default: d.tuned_eval,
+            },
+        },
+        Spec {
+            name: "OwnBook",
+            kind: Kind::Check {
+                default: d.own_book,
             },
         },
         Spec {
@@ -99,6 +108,7 @@ pub fn change(name: &str, value: Option<&str>, now: &Options) -> Result<Change, 
             });
         }
         ("TunedEval", _) => o.tuned_eval = check(spec.name, value)?,
+        ("OwnBook", _) => o.own_book = check(spec.name, value)?,
         ("Hash", k) => o.hash_mb = spin(spec.name, k, value)? as usize,
         ("Threads", k) => o.threads = spin(spec.name, k, value)? as usize,
         ("MultiPV", k) => o.multipv = spin(spec.name, k, value)? as usize,
@@ -147,6 +157,8 @@ mod tests {
         };
         assert_eq!(o.move_overhead, Duration::ZERO);
         assert!(change("Hash", Some("0"), &now).is_err());
+        let beyond = (max_hash_mb() + 1).to_string();
+        assert!(change("Hash", Some(&beyond), &now).is_err());
         assert!(change("Threads", Some("65"), &now).is_err());
         assert!(change("Threads", Some("two"), &now).is_err());
         assert!(change("Threads", None, &now).is_err());

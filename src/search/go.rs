@@ -147,6 +147,55 @@ impl Searcher {
         };
         (v, w.nodes)
     }
+
+    /// The value of `pos` within (alpha, beta), as [`Searcher::solve`] with
+    /// a window, for a driver that solves many related positions with one
+    /// table (`crate::solve`): no guess search and nothing forgotten, so
+    /// what earlier calls proved keeps serving; `Options::threads` threads
+    /// search the same tree (lazy SMP over the shared table). Also returns
+    /// the root's table move, the move that proved the value or bound.
+    pub fn solve_within(&mut self, pos: &Position, alpha: Value, beta: Value) -> Solved {
+        self.tt.new_search();
+        let control = Control::default();
+        let budget = Budget::new(pos, &Limits::default(), &self.options, Instant::now());
+        let threads = self.tables.len();
+        let shared = Shared::new(&self.tt, &control, budget, threads, self.options.tuned_eval);
+        let (alpha, beta) = (alpha.max(-INFINITE), beta.min(INFINITE));
+        let left = pos.plies_left();
+        let (main_tables, helpers) = self.tables.split_first_mut().expect("one table per thread");
+        let (value, nodes) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, t)| {
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        let mut w = Worker::new(pos.clone(), shared, t, i + 1);
+                        w.search(left, alpha, beta, 0, true);
+                        w.nodes
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(pos.clone(), &shared, main_tables, 0);
+            let v = w.search(left, alpha, beta, 0, true);
+            shared.abort.store(true, Relaxed);
+            let helped: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (v, w.nodes + helped)
+        });
+        let best = self.tt.probe(pos.key()).and_then(|h| h.mv);
+        Solved { value, nodes, best }
+    }
+}
+
+/// What [`Searcher::solve_within`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The value, or a bound on the side of the window it fell.
+    pub value: Value,
+    /// Nodes visited, all threads.
+    pub nodes: u64,
+    /// The root's table move (proving the value unless it failed low).
+    pub best: Option<crate::types::Placement>,
 }
 
 /// A windowed solve (win/draw/loss: a window of (-1, 1)) from

@@ -43,6 +43,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tt::Tt;
 
+pub use go::Solved;
+
 /// What a `go` asks for. Every limit is optional; none means "until stopped"
 /// only with `infinite` (otherwise the search picks a sensible default).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,6 +83,9 @@ pub struct Options {
     /// Use the fitted evaluation (false: the current difference alone, kept
     /// to measure what the fitting is worth).
     pub tuned_eval: bool,
+    /// Play from the committed solution data where it settles the position
+    /// (`OwnBook`; the engine's, `crate::solve::book`: the search ignores it).
+    pub own_book: bool,
     /// A measuring aid: the threads keep pace in nodes, as if each had a
     /// core to itself, so that node counts compare lazy SMP fairly on a
     /// busy machine (`analyse ttd`). Slower; never for play.
@@ -95,6 +100,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: Duration::from_millis(20),
             tuned_eval: true,
+            own_book: true,
             lockstep: false,
         }
     }

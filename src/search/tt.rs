@@ -9,6 +9,30 @@ use crate::codes::{NO_MOVE, decode, encode};
 use crate::types::Placement;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+/// The largest table, in MiB: the machine's physical memory (a table is
+/// zeroed lazily, so only what a search touches is taken), or 1024 where it
+/// cannot be read.
+pub fn max_mb() -> usize {
+    physical_mb().unwrap_or(1024).max(1)
+}
+
+#[cfg(target_os = "linux")]
+fn physical_mb() -> Option<usize> {
+    // SAFETY: sysconf(3) reads two numbers of the system; it touches no memory of ours.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && size > 0).then(|| ((pages as u128 * size as u128) >> 20) as usize)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn physical_mb() -> Option<usize> {
+    None
+}
+
 /// How a stored value bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TtBound {
@@ -79,7 +103,7 @@ struct Bucket([Slot; 4]);
 
 /// A transposition table of a fixed size in MiB.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     age: AtomicU8,
 }
 
@@ -107,6 +131,105 @@ fn advise_huge_pages(addr: usize, len: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_addr: usize, _len: usize) {}
+
+/// Buckets in memory that the OS zeroes lazily: an anonymous `mmap`,
+/// whose pages cost nothing until first touched, so a table of many GiB is
+/// ready at once and only the part a search reaches takes memory (the
+/// global allocator's `alloc_zeroed` writes every byte when asked for a
+/// 64-byte alignment, and `Vec::resize_with` would too).
+#[cfg(target_os = "linux")]
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+#[cfg(target_os = "linux")]
+// SAFETY: a `Buckets` owns its memory alone, like a `Vec<Bucket>`, and a
+// bucket is atomics only, safe to share between threads.
+unsafe impl Send for Buckets {}
+#[cfg(target_os = "linux")]
+// SAFETY: as above; shared access goes through the atomics.
+unsafe impl Sync for Buckets {}
+
+#[cfg(target_os = "linux")]
+impl Buckets {
+    /// `n` (at least one) empty buckets.
+    fn zeroed(n: usize) -> Buckets {
+        let n = n.max(1);
+        let size = n
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .expect("table size fits the address space");
+        // SAFETY: an anonymous private mapping of `size` bytes (non-zero)
+        // asks nothing of existing memory; the kernel returns page-aligned
+        // (so 64-byte aligned) zeroed memory or MAP_FAILED, checked below.
+        // All-zero bytes are a valid bucket: atomics only, `Default` zero.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::array::<Bucket>(n).expect("table size fits"),
+            );
+        }
+        advise_huge_pages(ptr as usize, size);
+        Buckets {
+            ptr: std::ptr::NonNull::new(ptr as *mut Bucket).expect("mmap never returns null"),
+            len: n,
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` initialised (zeroed) buckets that
+        // this value owns until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping made in `zeroed`; no slice of
+        // it outlives `self`.
+        unsafe {
+            libc::munmap(
+                self.ptr.as_ptr() as *mut libc::c_void,
+                self.len * std::mem::size_of::<Bucket>(),
+            );
+        }
+    }
+}
+
+/// Elsewhere the buckets are a vector (written once, not lazily).
+#[cfg(not(target_os = "linux"))]
+struct Buckets(Vec<Bucket>);
+
+#[cfg(not(target_os = "linux"))]
+impl Buckets {
+    fn zeroed(n: usize) -> Buckets {
+        let mut v = Vec::new();
+        v.resize_with(n.max(1), Bucket::default);
+        Buckets(v)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        &self.0
+    }
+}
 
 fn pack(mv: u16, value: Value, depth: u8, bound: TtBound, age: u8, reduced: bool) -> u64 {
     let v = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16;
@@ -138,13 +261,8 @@ fn depth_of(data: u64) -> u8 {
 impl Tt {
     /// A table of about `mb` MiB (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n.max(1));
-        advise_huge_pages(
-            buckets.as_mut_ptr() as usize,
-            n * std::mem::size_of::<Bucket>(),
-        );
-        buckets.resize_with(n.max(1), Bucket::default);
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = Buckets::zeroed(n);
         Tt {
             buckets,
             age: AtomicU8::new(0),
@@ -158,7 +276,7 @@ impl Tt {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for s in &b.0 {
                 s.check.store(0, Relaxed);
                 s.data.store(0, Relaxed);

@@ -340,6 +340,7 @@ Cheversi engine. Commands (one per line):
   isready                   answer readyok (also during a search)
   setoption name N [value V]  options: Hash, Clear Hash, Threads, MultiPV,
                             Move Overhead, TunedEval (true|false),
+                            OwnBook (true|false),
                             UCI_Variant (standard|open|original),
                             Debug Log File (a path, or <empty> to stop)
   ucinewgame | uginewgame   forget earlier searches

@@ -1,0 +1,118 @@
+//! The book (`OwnBook`): every position of the committed solution data
+//! answers `go movetime 100` at once with the move the data proves, and
+//! the deepest entries' moves are checked against an exact search.
+
+use cheversi::engine::{Engine, Report, Sink};
+use cheversi::search::{Event, Limits, Options, SCALE, Searcher};
+use cheversi::solve::Mode;
+use cheversi::solve::book::{self, BookEntry};
+use cheversi::solve::canon::Canonical;
+use cheversi::{Position, Variant};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+fn book_positions() -> Vec<(Variant, &'static BookEntry, Position)> {
+    let mut all: Vec<_> = book::entries()
+        .map(|((v, _), e)| (*v, e, Position::from_fen(&e.fen, *v).unwrap()))
+        .collect();
+    all.sort_by_key(|(v, e, p)| (p.plies_left(), v.name(), e.fen.clone()));
+    all
+}
+
+#[test]
+fn every_book_position_answers_at_once_with_a_proven_move() {
+    let all = book_positions();
+    assert!(!all.is_empty(), "the committed data is compiled in");
+    let (tx, rx) = mpsc::channel();
+    let tx = Mutex::new(tx);
+    let sink: Sink = Arc::new(move |r| {
+        let _ = tx.lock().unwrap().send(r);
+    });
+    let mut engine = Engine::new(Options::default(), sink);
+    let movetime = Duration::from_millis(100);
+    for (v, e, pos) in &all {
+        let answer = book::answer(pos, &Canonical::of(pos), e).expect("a book entry settles");
+        let limits = Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        };
+        engine.go(pos, limits).unwrap();
+        let (mut said, mut info) = (Vec::new(), None);
+        let finish = loop {
+            match rx.recv_timeout(Duration::from_secs(10)).expect("a report") {
+                Report::Event {
+                    event: Event::Message(m),
+                    ..
+                } => said.push(m),
+                Report::Event {
+                    event: Event::Info(i),
+                    ..
+                } => info = Some(i),
+                Report::Finished(f) => break f,
+                _ => {}
+            }
+        };
+        let best = finish.best.expect("a move");
+        assert!(pos.legal_moves().contains(best), "{v} {}", e.fen);
+        assert!(
+            finish.elapsed <= movetime + Duration::from_millis(400),
+            "{v} {}: {:?}",
+            e.fen,
+            finish.elapsed
+        );
+        assert!(said.contains(&answer.text()), "{v} {}: {said:?}", e.fen);
+        assert!(answer.text().starts_with("book solved: "));
+        match answer.mv {
+            Some(mv) => {
+                assert_eq!(best, mv, "{v} {}", e.fen);
+                let info = info.expect("an info line");
+                assert_eq!(info.score, answer.score * SCALE);
+                assert_eq!(info.depth, pos.plies_left() as u32);
+                assert!(info.exact && info.nodes == 0);
+            }
+            // A loss: every move loses, the search picks one in the time.
+            None => assert_eq!(answer.outcome, "loss"),
+        }
+    }
+}
+
+/// The two deepest entries with a proven move: the position after it,
+/// solved by the search, has the value the entry claims.
+#[test]
+fn the_deepest_entries_hold_against_an_exact_search() {
+    let mut s = Searcher::new(Options {
+        hash_mb: 256,
+        ..Options::default()
+    });
+    let mut checked = 0;
+    for (v, e, pos) in book_positions() {
+        let c = Canonical::of(&pos);
+        let Some(answer) = book::answer(&pos, &c, e) else {
+            continue;
+        };
+        let Some(mv) = answer.mv else { continue };
+        let mut child = pos.clone();
+        child.play(mv);
+        let (alpha, beta) = match e.mode {
+            Mode::Exact => (-cheversi::search::INFINITE, cheversi::search::INFINITE),
+            Mode::Wdl => (-1, 1),
+        };
+        let (value, _) = if child.is_over() {
+            (child.diff() * SCALE, 0)
+        } else {
+            s.solve(&child, alpha, beta)
+        };
+        let value = -value;
+        match (answer.exact, answer.outcome) {
+            (Some(x), _) => assert_eq!(value, x * SCALE, "{v} {}", e.fen),
+            (None, "win") => assert!(value >= SCALE, "{v} {}: {value}", e.fen),
+            (None, "draw") => assert_eq!(value, 0, "{v} {}", e.fen),
+            other => panic!("{other:?} has no move"),
+        }
+        checked += 1;
+        if checked == 2 {
+            break;
+        }
+    }
+    assert!(checked > 0, "the data has proven moves");
+}
