@@ -11,8 +11,8 @@
 //!
 //! In both, ` # ` starts a comment and a line that starts with `#` is one.
 //! Figures that vary from run to run (`nps`, `time`, `Total time (ms)`,
-//! `Nodes/second`, and `Hash`'s max: the machine's memory) are masked on both sides. An expected line `...` stands
-//! for any lines; a line ending in ` ...` for any line that starts so.
+//! `Nodes/second`, and `Hash`'s max: the machine's memory) are masked on
+//! both sides. An expected line `...` stands for any lines; a line ending in ` ...` for any line that starts so.
 //!
 //! When the engine's output changes on purpose, rewrite the blocks with
 //! `UPDATE_DOCS=1 cargo test --release --test docs` and read the diff;
@@ -137,10 +137,10 @@ fn mask(line: &str) -> String {
         }
     }
     // The table's ceiling is this machine's physical memory.
-    if let Some(head) = line.strip_prefix("option name Hash ") {
-        if let Some((head, _)) = head.rsplit_once(" max ") {
-            return format!("option name Hash {head} max *");
-        }
+    if let Some(head) = line.strip_prefix("option name Hash ")
+        && let Some((head, _)) = head.rsplit_once(" max ")
+    {
+        return format!("option name Hash {head} max *");
     }
     let mut out = Vec::new();
     let mut hide = false;
