@@ -60,7 +60,11 @@ fn search(e: &mut Engine, go: &str) -> (Vec<String>, String) {
     let mut lines = e.until("bestmove");
     let best = lines.pop().unwrap();
     assert!(!lines.is_empty(), "no info before {best}");
-    for l in &lines {
+    // A position the solution data settles says so first (OwnBook).
+    for l in lines
+        .iter()
+        .filter(|l| !l.starts_with("info string book solved: "))
+    {
         check_info(l);
     }
     let words: Vec<&str> = best.split(' ').collect();
