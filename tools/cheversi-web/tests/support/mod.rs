@@ -18,12 +18,15 @@ use std::time::{Duration, Instant};
 /// One browser at a time: the machines running CI have few cores.
 pub static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// A program in `target/<profile>/`, beside this test's `deps/` folder.
+/// A program in `target/<profile>/` (or its `examples/`), beside this test's `deps/` folder.
 pub fn built(name: &str) -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?.parent()?;
-    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    path.is_file().then_some(path)
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    // A binary, or an example (cheversi-match's fake-engine is one, kept out of installs).
+    [dir.join(&file), dir.join("examples").join(&file)]
+        .into_iter()
+        .find(|p| p.is_file())
 }
 
 fn on_path(name: &str) -> Option<PathBuf> {
