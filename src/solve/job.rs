@@ -36,7 +36,7 @@ pub struct JobArgs {
     #[arg(long)]
     pub store: Option<PathBuf>,
     /// Positions with this many plies left or fewer go to the search
-    /// (default: 12, 8 in `open`).
+    /// (default: 12, 8 in `open`, and at least 3 plies below the root).
     #[arg(long)]
     pub frontier: Option<u8>,
     /// Print the result as JSON.
@@ -80,7 +80,7 @@ impl JobArgs {
         Ok(Config {
             frontier: self
                 .frontier
-                .unwrap_or_else(|| Config::default_frontier(self.variant)),
+                .unwrap_or(Config::default_frontier(self.variant, self.position()?.plies_left())),
             threads: self.threads,
             hash_mb: self.hash,
         })

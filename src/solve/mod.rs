@@ -40,12 +40,16 @@ pub struct Config {
 }
 
 impl Config {
-    /// The frontier that measured best for `variant` (see `SOLUTION.md`).
-    pub fn default_frontier(variant: crate::variant::Variant) -> u8 {
-        match variant {
+    /// The frontier for a solve of a position with `left` plies left: the
+    /// one that measured best for `variant` (see `SOLUTION.md`), but at
+    /// least three plies below the root, so that no single search is most
+    /// of the solve and a kill loses only a small part of it.
+    pub fn default_frontier(variant: crate::variant::Variant, left: u8) -> u8 {
+        let best = match variant {
             crate::variant::Variant::Open => 8,
             _ => 12,
-        }
+        };
+        best.min(left.saturating_sub(3))
     }
 }
 
