@@ -116,3 +116,60 @@ fn the_deepest_entries_hold_against_an_exact_search() {
     }
     assert!(checked > 0, "the data has proven moves");
 }
+
+/// Where the search takes over from the book: from this many plies left
+/// the engine's own search reaches the end in seconds (SOLUTION.md: 12
+/// plies left, 5-35 s on one thread), well inside a minute a move.
+const SEARCH_FROM: u8 = 12;
+
+/// Walks every line of `pos` down to [`SEARCH_FROM`] plies left in which
+/// `keeper` plays the book's move and the other side anything: each of
+/// `keeper`'s positions must be in the book, with a move that keeps
+/// `outcome`. Returns how many of `keeper`'s positions it saw.
+fn walk(pos: &mut Position, keeper: cheversi::Color, outcome: &str) -> usize {
+    if pos.plies_left() <= SEARCH_FROM || pos.is_over() {
+        return 0;
+    }
+    if pos.side_to_move() == keeper {
+        let answer = book::probe(pos).unwrap_or_else(|| panic!("not in the book: {}", pos.fen()));
+        assert_eq!(answer.outcome, outcome, "{}", pos.fen());
+        let mv = answer
+            .mv
+            .unwrap_or_else(|| panic!("no proven move: {}", pos.fen()));
+        let undo = pos.play(mv);
+        if let Some(after) = book::probe(pos) {
+            let theirs = match outcome {
+                "win" => "loss",
+                "loss" => "win",
+                o => o,
+            };
+            assert_eq!(after.outcome, theirs, "after {mv}: {}", pos.fen());
+        }
+        let seen = 1 + walk(pos, keeper, outcome);
+        pos.undo(mv, undo);
+        return seen;
+    }
+    let mut seen = 0;
+    for m in pos.legal_moves().iter() {
+        let undo = pos.play(m);
+        seen += walk(pos, keeper, outcome);
+        pos.undo(m, undo);
+    }
+    seen
+}
+
+/// The engine plays the solution: whatever White places, Black (who wins
+/// `standard`) finds a proven winning move in the book at every turn until
+/// the search can reach the end by itself.
+#[test]
+fn the_book_keeps_standards_value_for_the_winner_whatever_the_loser_plays() {
+    let mut empty = Position::new(Variant::Standard);
+    let root = book::probe(&empty).expect("the empty board is in the book");
+    assert_eq!(root.outcome, "loss", "standard's empty board: White loses");
+    let seen = walk(&mut empty, cheversi::Color::Black, "win");
+    eprintln!(
+        "{seen} of Black's positions above {SEARCH_FROM} plies left, each with a proven winning move"
+    );
+    // 10 first King squares up to symmetry, 160 over all of them.
+    assert!(seen > 160, "{seen} Black positions");
+}

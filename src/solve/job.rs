@@ -78,9 +78,10 @@ impl JobArgs {
             ));
         }
         Ok(Config {
-            frontier: self
-                .frontier
-                .unwrap_or(Config::default_frontier(self.variant, self.position()?.plies_left())),
+            frontier: self.frontier.unwrap_or(Config::default_frontier(
+                self.variant,
+                self.position()?.plies_left(),
+            )),
             threads: self.threads,
             hash_mb: self.hash,
         })

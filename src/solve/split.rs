@@ -7,7 +7,9 @@
 //! job whose sibling already refuted its parent is solved all the same
 //! (the cost is measured in `SOLUTION.md`). `merge` copies the job stores'
 //! entries into one store and runs the driver from the root over it: every
-//! job's value is there, so it only backs them up.
+//! job's value is there, so it only backs them up. `merge` also takes a
+//! store of the other mode: an exact solve can start from what a
+//! win/draw/loss solve proved (`SOLUTION.md` does this for `standard`).
 
 use super::canon::Canonical;
 use super::job::JobArgs;
@@ -40,7 +42,8 @@ pub struct MergeArgs {
     /// if absent).
     #[command(flatten)]
     pub job: JobArgs,
-    /// The job stores to fold in.
+    /// The job stores to fold in (of either mode: their intervals of the
+    /// exact value hold for both).
     #[arg(long = "from", num_args = 1.., required = true)]
     pub from: Vec<PathBuf>,
 }
@@ -141,14 +144,15 @@ pub fn merge(args: &MergeArgs) -> Result<(), String> {
     let mut into = Store::open(target, pos.variant(), args.job.mode())?;
     let mut folded = 0;
     for path in &args.from {
-        let (job, variant, mode) = Store::open_read(path)?;
-        if (variant, mode) != (pos.variant(), args.job.mode()) {
+        // Another mode's store is welcome: its entries are intervals of the
+        // exact value in points whatever the window that proved them, so a
+        // win/draw/loss store narrows an exact solve (and the other way).
+        let (job, variant, _) = Store::open_read(path)?;
+        if variant != pos.variant() {
             return Err(format!(
-                "{} holds {variant} {} solutions, not {} {}",
+                "{} holds {variant} solutions, not {}",
                 path.display(),
-                mode.name(),
                 pos.variant(),
-                args.job.mode().name()
             ));
         }
         for (key, e) in job.entries() {
