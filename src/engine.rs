@@ -4,7 +4,7 @@
 
 use crate::perft::perft;
 use crate::position::Position;
-use crate::search::{Bound, Control, Event, Info, Limits, Options, Searcher};
+use crate::search::{Control, Event, Info, Limits, Options, Searcher};
 use crate::types::Placement;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -287,18 +287,14 @@ fn search_job(
 
 /// The `info` line of a move the book proves: depth to the end (the score
 /// is the game's value), exact where the data knows the point difference,
-/// else the bound that win/draw/loss proves.
+/// else the lower bound that the move proves.
 fn book_info(
     pos: &Position,
     answer: &crate::solve::book::Answer,
     mv: Placement,
     start: Instant,
 ) -> Info {
-    let bound = match (answer.exact, answer.outcome) {
-        (Some(_), _) | (None, "draw") => Bound::Exact,
-        (None, "win") => Bound::Lower,
-        _ => Bound::Upper,
-    };
+    let bound = answer.bound;
     let left = pos.plies_left() as u32;
     Info {
         depth: left,

@@ -3,8 +3,7 @@
 //! the deepest entries' moves are checked against an exact search.
 
 use cheversi::engine::{Engine, Report, Sink};
-use cheversi::search::{Event, Limits, Options, SCALE, Searcher};
-use cheversi::solve::Mode;
+use cheversi::search::{Bound, Event, Limits, Options, SCALE, Searcher};
 use cheversi::solve::book::{self, BookEntry};
 use cheversi::solve::canon::Canonical;
 use cheversi::{Position, Variant};
@@ -93,21 +92,17 @@ fn the_deepest_entries_hold_against_an_exact_search() {
         let Some(mv) = answer.mv else { continue };
         let mut child = pos.clone();
         child.play(mv);
-        let (alpha, beta) = match e.mode {
-            Mode::Exact => (-cheversi::search::INFINITE, cheversi::search::INFINITE),
-            Mode::Wdl => (-1, 1),
-        };
+        let inf = cheversi::search::INFINITE;
         let (value, _) = if child.is_over() {
             (child.diff() * SCALE, 0)
         } else {
-            s.solve(&child, alpha, beta)
+            s.solve(&child, -inf, inf)
         };
         let value = -value;
-        match (answer.exact, answer.outcome) {
-            (Some(x), _) => assert_eq!(value, x * SCALE, "{v} {}", e.fen),
-            (None, "win") => assert!(value >= SCALE, "{v} {}: {value}", e.fen),
-            (None, "draw") => assert_eq!(value, 0, "{v} {}", e.fen),
-            other => panic!("{other:?} has no move"),
+        match answer.bound {
+            Bound::Exact => assert_eq!(value, answer.score * SCALE, "{v} {}", e.fen),
+            Bound::Lower => assert!(value >= answer.score * SCALE, "{v} {}: {value}", e.fen),
+            Bound::Upper => panic!("{v} {}: an upper bound has no move", e.fen),
         }
         checked += 1;
         if checked == 2 {
@@ -124,35 +119,36 @@ const SEARCH_FROM: u8 = 12;
 
 /// Walks every line of `pos` down to [`SEARCH_FROM`] plies left in which
 /// `keeper` plays the book's move and the other side anything: each of
-/// `keeper`'s positions must be in the book, with a move that keeps
-/// `outcome`. Returns how many of `keeper`'s positions it saw.
-fn walk(pos: &mut Position, keeper: cheversi::Color, outcome: &str) -> usize {
+/// `keeper`'s positions must be in the book with a move proven to keep at
+/// least `target` points (`keeper`'s view). Returns how many of `keeper`'s
+/// positions it saw.
+fn walk(pos: &mut Position, keeper: cheversi::Color, target: i32) -> usize {
     if pos.plies_left() <= SEARCH_FROM || pos.is_over() {
         return 0;
     }
     if pos.side_to_move() == keeper {
         let answer = book::probe(pos).unwrap_or_else(|| panic!("not in the book: {}", pos.fen()));
-        assert_eq!(answer.outcome, outcome, "{}", pos.fen());
         let mv = answer
             .mv
             .unwrap_or_else(|| panic!("no proven move: {}", pos.fen()));
+        assert!(
+            answer.bound != Bound::Upper && answer.score >= target,
+            "{}",
+            pos.fen()
+        );
         let undo = pos.play(mv);
         if let Some(after) = book::probe(pos) {
-            let theirs = match outcome {
-                "win" => "loss",
-                "loss" => "win",
-                o => o,
-            };
-            assert_eq!(after.outcome, theirs, "after {mv}: {}", pos.fen());
+            // What the other side can prove there cannot be more.
+            assert!(after.score <= -target, "after {mv}: {}", pos.fen());
         }
-        let seen = 1 + walk(pos, keeper, outcome);
+        let seen = 1 + walk(pos, keeper, target);
         pos.undo(mv, undo);
         return seen;
     }
     let mut seen = 0;
     for m in pos.legal_moves().iter() {
         let undo = pos.play(m);
-        seen += walk(pos, keeper, outcome);
+        seen += walk(pos, keeper, target);
         pos.undo(m, undo);
     }
     seen
@@ -166,7 +162,7 @@ fn the_book_keeps_standards_value_for_the_winner_whatever_the_loser_plays() {
     let mut empty = Position::new(Variant::Standard);
     let root = book::probe(&empty).expect("the empty board is in the book");
     assert_eq!(root.outcome, "loss", "standard's empty board: White loses");
-    let seen = walk(&mut empty, cheversi::Color::Black, "win");
+    let seen = walk(&mut empty, cheversi::Color::Black, 1);
     eprintln!(
         "{seen} of Black's positions above {SEARCH_FROM} plies left, each with a proven winning move"
     );

@@ -7,8 +7,9 @@
 //! `-` when no move is proven, as in a loss), `#` comments.
 
 use super::canon::Canonical;
-use super::mode::{Mode, outcome};
+use super::mode::{Mode, NO_BOUND, outcome};
 use crate::position::Position;
+use crate::search::Bound;
 use crate::types::Placement;
 use crate::variant::Variant;
 use std::collections::HashMap;
@@ -35,23 +36,36 @@ pub struct BookEntry {
 /// What the book says of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// The move to play (of the position asked about), if one is proven
-    /// (in a loss known as a loss only, none: every move loses).
+    /// The move to play (of the position asked about): the one that proves
+    /// `score`, if the data has it. None in a loss known only as a loss (no
+    /// move is better than another there).
     pub mv: Option<Placement>,
-    /// `win`, `draw` or `loss` for the side to move.
+    /// `win`, `draw` or `loss` for the side to move; `draw or win` where
+    /// the data proves at least a draw; `unknown` where it proves a bound
+    /// on the points only.
     pub outcome: &'static str,
     /// The exact final point difference, if known.
     pub exact: Option<i32>,
-    /// The value's bound nearest zero, in points (the exact value when known).
+    /// The score the answer stands on, in points, the side to move's view:
+    /// the exact value, else the bound that `bound` names.
     pub score: i32,
+    /// How `score` holds the value.
+    pub bound: Bound,
 }
 
 impl Answer {
-    /// The `info string` text: `book solved: win (exact 2)` or `(wdl)`.
+    /// The `info string` text: `book solved: win (exact 2)`, or the bound
+    /// the data proves: `(at least +1)`, `(at most -1)`.
     pub fn text(&self) -> String {
-        match self.exact {
-            Some(v) => format!("book solved: {} (exact {v})", self.outcome),
-            None => format!("book solved: {} (wdl)", self.outcome),
+        let how = match self.bound {
+            Bound::Exact => "exact",
+            Bound::Lower => "at least",
+            Bound::Upper => "at most",
+        };
+        let v = self.score;
+        match self.bound {
+            Bound::Exact => format!("book solved: {} ({how} {v})", self.outcome),
+            _ => format!("book solved: {} ({how} {v:+})", self.outcome),
         }
     }
 }
@@ -86,15 +100,29 @@ pub fn parse(text: &str, into: &mut Book) -> Result<(), String> {
                 m => Some(m.parse().map_err(|_| bad())?),
             },
         };
-
-        let keep = into
-            .get(&key)
-            .is_some_and(|old| old.hi - old.lo < e.hi - e.lo);
-        if !keep {
-            into.insert(key, e);
-        }
+        let e = match into.remove(&key) {
+            Some(old) => together(old, e),
+            None => e,
+        };
+        into.insert(key, e);
     }
     Ok(())
+}
+
+/// What two entries of one position prove together: the higher lower
+/// bound with its move, the lower upper bound; exact if either is.
+fn together(a: BookEntry, b: BookEntry) -> BookEntry {
+    let hi = a.hi.min(b.hi);
+    let (mut e, other) = if b.lo > a.lo || b.lo == a.lo && a.best.is_none() {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    e.hi = hi;
+    if other.mode == Mode::Exact {
+        e.mode = Mode::Exact;
+    }
+    e
 }
 
 fn book() -> &'static Book {
@@ -122,39 +150,44 @@ pub fn probe(pos: &Position) -> Option<Answer> {
     answer(pos, &c, e)
 }
 
-/// `e`'s answer for `pos` (canonical form `c`).
+/// `e`'s answer for `pos` (canonical form `c`): its exact value, its
+/// win/draw/loss, or the lower bound its move proves; None if it proves
+/// nothing of either.
 pub fn answer(pos: &Position, c: &Canonical, e: &BookEntry) -> Option<Answer> {
-    let outcome = outcome(e.lo, e.hi);
-    let exact = (e.mode == Mode::Exact && e.lo == e.hi).then_some(e.lo);
+    // Every store's interval is one of the point difference, whatever the
+    // window that proved it: a win/draw/loss draw [0, 0] is exact too.
+    let exact = (e.lo == e.hi).then_some(e.lo);
     let mv = e
         .best
         .map(|m| c.from_image(m))
-        .filter(|&m| pos.legal_moves().contains(m));
-    let decided = exact.is_some() || outcome != "unknown";
-    if !decided {
-        return None;
-    }
-    let score = if e.lo >= 1 {
-        e.lo
-    } else if e.hi <= -1 {
-        e.hi
-    } else {
-        0
+        .filter(|&m| pos.legal_moves().contains(m))
+        .filter(|_| e.lo > -NO_BOUND);
+    let outcome = match outcome(e.lo, e.hi) {
+        "unknown" if e.lo == 0 => "draw or win",
+        o => o,
+    };
+    let (score, bound) = match exact {
+        Some(v) => (v, Bound::Exact),
+        // A move that proves its lower bound: stand on it.
+        None if mv.is_some() => (e.lo.max(-NO_BOUND), Bound::Lower),
+        None if e.hi <= -1 => (e.hi, Bound::Upper),
+        None => return None,
     };
     Some(Answer {
-        // In a loss no move is better than another: no move is proven.
-        mv: mv.filter(|_| outcome != "loss" || exact.is_some()),
+        mv,
         outcome,
         exact,
-        score: exact.unwrap_or(score),
+        score,
+        bound,
     })
 }
 
-/// The book text of a store: its settled entries, sorted by key.
+/// The book text of a store: its settled entries and those whose move
+/// proves a lower bound, sorted by key.
 pub fn export(store: &super::store::Store, variant: Variant, mode: Mode) -> String {
     let mut lines: Vec<String> = store
         .entries()
-        .filter(|(_, e)| super::settled(e, mode))
+        .filter(|(_, e)| super::settled(e, mode) || e.best.is_some() && e.lo > -NO_BOUND)
         .filter_map(|(key, e)| {
             let best = e.best.map_or("-".to_string(), |m| m.to_string());
             let fen = store.fen(key)?;
@@ -168,7 +201,7 @@ pub fn export(store: &super::store::Store, variant: Variant, mode: Mode) -> Stri
         .collect();
     lines.sort();
     let mut s = format!(
-        "# cheversi book: {variant} {}, {} settled positions (cheversi solve export)\n",
+        "# cheversi book: {variant} {}, {} positions settled or with a proven move (cheversi solve export)\n",
         mode.name(),
         lines.len()
     );
@@ -196,8 +229,42 @@ mod tests {
         let e = b[&(Variant::Standard, c.key.clone())].clone();
         let a = answer(&pos, &c, &e).unwrap();
         assert_eq!(a.outcome, "draw");
-        assert_eq!(a.text(), "book solved: draw (wdl)");
+        assert_eq!(a.text(), "book solved: draw (exact 0)");
         assert!(pos.legal_moves().contains(a.mv.unwrap()));
         assert!(parse("standard wdl 8/8 w", &mut b).is_err());
+    }
+
+    fn answer_to(lines: &str) -> Answer {
+        let mut b = Book::new();
+        parse(lines, &mut b).unwrap();
+        let pos = Position::new(Variant::Standard);
+        let c = Canonical::of(&pos);
+        answer(&pos, &c, &b[&(Variant::Standard, c.key.clone())]).unwrap()
+    }
+
+    #[test]
+    fn a_proven_bound_plays_its_move_and_a_bare_loss_none() {
+        let a = answer_to("standard exact 8/8/8/8/8/8/8/8 w - -3 1000 K@a1\n");
+        assert_eq!((a.score, a.bound, a.exact), (-3, Bound::Lower, None));
+        assert_eq!(a.text(), "book solved: unknown (at least -3)");
+        assert!(a.mv.is_some());
+        let a = answer_to("standard wdl 8/8/8/8/8/8/8/8 w - -1000 -1 -\n");
+        assert_eq!((a.score, a.bound, a.mv), (-1, Bound::Upper, None));
+        assert_eq!(a.text(), "book solved: loss (at most -1)");
+        let a = answer_to("standard wdl 8/8/8/8/8/8/8/8 w - 0 1000 K@b1\n");
+        assert_eq!(a.text(), "book solved: draw or win (at least +0)");
+    }
+
+    #[test]
+    fn two_entries_of_one_position_prove_together() {
+        // A win/draw/loss win and an exact solve's bound and upper bound.
+        let a = answer_to(
+            "standard wdl 8/8/8/8/8/8/8/8 w - 1 1000 K@a1\n\
+             standard exact 8/8/8/8/8/8/8/8 w - 3 1000 K@b1\n\
+             standard exact 8/8/8/8/8/8/8/8 w - -1000 3 -\n",
+        );
+        assert_eq!((a.exact, a.outcome), (Some(3), "win"));
+        assert_eq!(a.mv, Some("K@b1".parse().unwrap()));
+        assert_eq!(a.text(), "book solved: win (exact 3)");
     }
 }

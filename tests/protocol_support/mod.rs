@@ -93,7 +93,9 @@ impl Engine {
         self.send("isready");
         let mut got = self.until("readyok");
         got.pop();
-        got.retain(|l| !l.starts_with("info depth "));
+        // A running search's lines, its book line among them (the empty
+        // board is in the book: a proven loss), may come at any time.
+        got.retain(|l| !l.starts_with("info depth ") && !l.starts_with("info string book "));
         got
     }
 
