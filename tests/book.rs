@@ -154,18 +154,27 @@ fn walk(pos: &mut Position, keeper: cheversi::Color, target: i32) -> usize {
     seen
 }
 
-/// The engine plays the solution: whatever White places, Black (who wins
-/// `standard`) finds a proven winning move in the book at every turn until
-/// the search can reach the end by itself.
+/// The engine plays the solution: whatever the other side places, each
+/// side finds a move in the book at every turn, proven to keep at least the
+/// empty board's value, until the search can reach the end by itself.
 #[test]
-fn the_book_keeps_standards_value_for_the_winner_whatever_the_loser_plays() {
+fn the_book_keeps_standards_value_for_either_side_whatever_the_other_plays() {
     let mut empty = Position::new(Variant::Standard);
     let root = book::probe(&empty).expect("the empty board is in the book");
+    let value = root
+        .exact
+        .expect("the empty board's exact value is in the book");
     assert_eq!(root.outcome, "loss", "standard's empty board: White loses");
-    let seen = walk(&mut empty, cheversi::Color::Black, 1);
-    eprintln!(
-        "{seen} of Black's positions above {SEARCH_FROM} plies left, each with a proven winning move"
-    );
-    // 10 first King squares up to symmetry, 160 over all of them.
-    assert!(seen > 160, "{seen} Black positions");
+    for (keeper, target) in [
+        (cheversi::Color::White, value),
+        (cheversi::Color::Black, -value),
+    ] {
+        let seen = walk(&mut empty, keeper, target);
+        eprintln!(
+            "{keeper:?}: {seen} positions above {SEARCH_FROM} plies left, each with a move proven to keep {target:+}"
+        );
+        // The first move and a reply to each of the other side's moves
+        // (White: 1 + 16 Black replies to K@b2; Black: 64 King squares).
+        assert!(seen > 16, "{keeper:?}: {seen} positions");
+    }
 }

@@ -3,7 +3,7 @@
 //! plies and the search below them; then a killed solve resumed from its store.
 
 use cheversi::search::{Control, Event, Limits, Options, SCALE, Searcher};
-use cheversi::solve::{Config, Mode, Solver, Store};
+use cheversi::solve::{Config, Mode, Solution, Solver, Store};
 use cheversi::{Position, Variant};
 
 /// xorshift64 from a seed.
@@ -47,15 +47,33 @@ fn config(frontier: u8) -> Config {
 }
 
 fn solve(pos: &Position, mode: Mode, frontier: u8, store: Store) -> (i32, i32, i32) {
-    let mut quiet = |_: &cheversi::solve::Event| {};
-    let mut solver = Solver::new(mode, config(frontier), store, &mut quiet);
-    let s = solver.solve(pos).unwrap();
+    let s = solve_line(pos, mode, frontier, store);
     (s.value, s.lo, s.hi)
 }
 
+fn solve_line(pos: &Position, mode: Mode, frontier: u8, store: Store) -> Solution {
+    let mut quiet = |_: &cheversi::solve::Event| {};
+    let mut solver = Solver::new(mode, config(frontier), store, &mut quiet);
+    solver.solve(pos).unwrap()
+}
+
+/// The exact solve's principal variation is a whole game from `pos` that
+/// ends with the value's point difference (the root side's view).
+fn check_line(pos: &Position, s: &Solution) {
+    let mut p = pos.clone();
+    for &m in &s.pv {
+        assert!(p.legal_moves().contains(m), "{m} in {}", p.fen());
+        p.play(m);
+    }
+    assert!(p.is_over(), "pv {:?} of {} stops short", s.pv, pos.fen());
+    let sign = if s.pv.len().is_multiple_of(2) { 1 } else { -1 };
+    assert_eq!(p.diff() * sign, s.value, "pv of {}", pos.fen());
+}
+
 /// 50 positions per variant, 8 plies left (`open`: 6, as its 8-left solves
-/// take seconds each): the exact value agrees with `go depth <left>`, the
-/// win/draw/loss value has its sign. The driver searches the root itself
+/// take seconds each): the exact value agrees with `go depth <left>` and
+/// its principal variation plays it out to the end, the win/draw/loss
+/// value has its sign. The driver searches the root itself
 /// and hands its children to the search.
 #[test]
 fn solve_agrees_with_go_on_random_positions() {
@@ -70,8 +88,14 @@ fn solve_agrees_with_go_on_random_positions() {
             go.clear();
             let want = go_exact(&mut go, &pos);
             let store = Store::memory(v, Mode::Exact).unwrap();
-            let (value, lo, hi) = solve(&pos, Mode::Exact, left - 1, store);
-            assert_eq!((value, lo, hi), (want, want, want), "{v} {}", pos.fen());
+            let s = solve_line(&pos, Mode::Exact, left - 1, store);
+            assert_eq!(
+                (s.value, s.lo, s.hi),
+                (want, want, want),
+                "{v} {}",
+                pos.fen()
+            );
+            check_line(&pos, &s);
             let store = Store::memory(v, Mode::Wdl).unwrap();
             let (value, _, _) = solve(&pos, Mode::Wdl, left - 1, store);
             assert_eq!(value.signum(), want.signum(), "{v} wdl {}", pos.fen());

@@ -201,15 +201,68 @@ impl<'a> Solver<'a> {
             Some(e) => (e.lo, e.hi),
             None => (v, v),
         };
+        let mut pv = self.pv(pos);
+        if self.settles(lo, hi) {
+            self.finish_line(pos, &mut pv, lo);
+        }
         Ok(Solution {
             value: v,
             lo,
             hi,
             moves: self.root_values(pos),
-            pv: self.pv(pos),
+            pv,
             nodes: self.nodes,
             calls: self.calls,
         })
+    }
+
+    /// Does [lo, hi] settle the root in this mode (and prove a line)?
+    fn settles(&self, lo: i32, hi: i32) -> bool {
+        lo == hi || self.mode == Mode::Wdl && lo >= 1
+    }
+
+    /// Extends `pv`, the store's proven line from `pos` (value `v` there,
+    /// or at least `v` in a win/draw/loss win), to the end of the game:
+    /// from where the store stops, each move is the one a search within a
+    /// window around the value proves keeps it (the table still holds most
+    /// of these positions from the solve).
+    fn finish_line(&mut self, pos: &Position, pv: &mut Vec<Placement>, v: i32) {
+        let mut p = pos.clone();
+        for &m in pv.iter() {
+            p.play(m);
+        }
+        let mut want = if pv.len().is_multiple_of(2) { v } else { -v };
+        let exact = self.mode == Mode::Exact;
+        while !p.is_over() {
+            // Exact: the value itself; win/draw/loss: the same outcome (a
+            // loss proves no move).
+            let (a, b) = match want {
+                _ if exact => (want - 1, want + 1),
+                0 => (-1, 1),
+                1.. => (0, 1),
+                _ => break,
+            };
+            let (got, best) = self.within(&p, a, b);
+            let kept = if exact || want == 0 {
+                got > a && got < b
+            } else {
+                got >= b
+            };
+            // The search's last plies keep no table move: find it by hand.
+            let best = match best {
+                None if kept && p.plies_left() <= 2 => keeper(&mut p, got),
+                b => b,
+            };
+            let Some(m) = best.filter(|_| kept) else {
+                break;
+            };
+            if !p.legal_moves().contains(m) {
+                break;
+            }
+            p.play(m);
+            pv.push(m);
+            want = if exact { -got } else { -want.signum() };
+        }
     }
 
     /// Commits what waits in memory.
@@ -421,6 +474,36 @@ impl<'a> Solver<'a> {
     fn pv(&self, pos: &Position) -> Vec<Placement> {
         principal_variation(&self.store, self.mode, pos)
     }
+}
+
+/// A move of `pos` (two plies or fewer left) whose value is `want` for the
+/// side to move, or at least `want` if none is exactly: plain negamax.
+fn keeper(pos: &mut Position, want: i32) -> Option<Placement> {
+    fn negamax(p: &mut Position) -> i32 {
+        if p.is_over() {
+            return p.diff();
+        }
+        let mut best = i32::MIN;
+        for m in p.legal_moves().iter() {
+            let undo = p.play(m);
+            best = best.max(-negamax(p));
+            p.undo(m, undo);
+        }
+        best
+    }
+    let mut found = None;
+    for m in pos.legal_moves().iter() {
+        let undo = pos.play(m);
+        let v = -negamax(pos);
+        pos.undo(m, undo);
+        if v == want {
+            return Some(m);
+        }
+        if v > want && found.is_none() {
+            found = Some(m);
+        }
+    }
+    found
 }
 
 /// What `store` proves of each move of `pos` (one of each symmetric set),
