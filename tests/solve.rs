@@ -70,37 +70,47 @@ fn check_line(pos: &Position, s: &Solution) {
     assert_eq!(p.diff() * sign, s.value, "pv of {}", pos.fen());
 }
 
-/// 50 positions per variant, 8 plies left (`open`: 6, as its 8-left solves
-/// take seconds each): the exact value agrees with `go depth <left>` and
-/// its principal variation plays it out to the end, the win/draw/loss
-/// value has its sign. The driver searches the root itself
-/// and hands its children to the search.
-#[test]
-fn solve_agrees_with_go_on_random_positions() {
+/// 50 positions of `variant`, 8 plies left: the exact value agrees with
+/// `go depth <left>` and its principal variation plays it out to the end,
+/// the win/draw/loss value has its sign. The driver searches the root
+/// itself and hands its children to the search.
+fn agrees_with_go(v: Variant) {
+    let left = 8;
     let mut go = Searcher::new(Options::default());
-    for (v, left) in [
-        (Variant::Standard, 8),
-        (Variant::Original, 8),
-        (Variant::Open, 6),
-    ] {
-        for seed in 1..=50 {
-            let pos = random_position(v, left, seed);
-            go.clear();
-            let want = go_exact(&mut go, &pos);
-            let store = Store::memory(v, Mode::Exact).unwrap();
-            let s = solve_line(&pos, Mode::Exact, left - 1, store);
-            assert_eq!(
-                (s.value, s.lo, s.hi),
-                (want, want, want),
-                "{v} {}",
-                pos.fen()
-            );
-            check_line(&pos, &s);
-            let store = Store::memory(v, Mode::Wdl).unwrap();
-            let (value, _, _) = solve(&pos, Mode::Wdl, left - 1, store);
-            assert_eq!(value.signum(), want.signum(), "{v} wdl {}", pos.fen());
-        }
+    for seed in 1..=50 {
+        let pos = random_position(v, left, seed);
+        go.clear();
+        let want = go_exact(&mut go, &pos);
+        let store = Store::memory(v, Mode::Exact).unwrap();
+        let s = solve_line(&pos, Mode::Exact, left - 1, store);
+        assert_eq!(
+            (s.value, s.lo, s.hi),
+            (want, want, want),
+            "{v} {}",
+            pos.fen()
+        );
+        check_line(&pos, &s);
+        let store = Store::memory(v, Mode::Wdl).unwrap();
+        let (value, _, _) = solve(&pos, Mode::Wdl, left - 1, store);
+        assert_eq!(value.signum(), want.signum(), "{v} wdl {}", pos.fen());
     }
+}
+
+#[test]
+fn solve_agrees_with_go_on_random_standard_positions() {
+    agrees_with_go(Variant::Standard);
+}
+
+#[test]
+fn solve_agrees_with_go_on_random_original_positions() {
+    agrees_with_go(Variant::Original);
+}
+
+/// `open`'s 8-left solves take 2-5 s each (its branching: every empty
+/// square is legal), the longest of these tests.
+#[test]
+fn solve_agrees_with_go_on_random_open_positions() {
+    agrees_with_go(Variant::Open);
 }
 
 /// The driver three plies deep over the search (windows, bounds and the
