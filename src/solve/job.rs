@@ -36,7 +36,8 @@ pub struct JobArgs {
     #[arg(long)]
     pub store: Option<PathBuf>,
     /// Positions with this many plies left or fewer go to the search
-    /// (default: 12, 8 in `open`, and at least 3 plies below the root).
+    /// (default: 12, 8 in `open`; nearer the end, 3 plies below the root
+    /// but not under 10, 6 in `open`).
     #[arg(long)]
     pub frontier: Option<u8>,
     /// Print the result as JSON.
