@@ -37,7 +37,7 @@ pub struct JobArgs {
     pub store: Option<PathBuf>,
     /// Positions with this many plies left or fewer go to the search
     /// (default: 12, 8 in `open`; nearer the end, 3 plies below the root
-    /// but not under 10, 6 in `open`).
+    /// but not under 10, 7 in `open`).
     #[arg(long)]
     pub frontier: Option<u8>,
     /// Print the result as JSON.

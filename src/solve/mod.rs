@@ -43,16 +43,16 @@ impl Config {
     /// The frontier for a solve of a position with `left` plies left: the
     /// one that measured best for `variant` (see `SOLUTION.md`), but at
     /// least three plies below the root, so that no single search is most
-    /// of the solve and a kill loses only a small part of it; never more
-    /// than two plies under the best, where the searches take a second or
-    /// less and a deeper driver only costs (9 plies left, `standard`:
-    /// frontier 6 visits 20.8 M nodes, frontier 8 2.7 M).
+    /// of the solve and a kill loses only a small part of it; never under
+    /// a floor where the searches are short and a deeper driver only costs
+    /// (9 plies left, `standard`: frontier 6 visits 20.8 M nodes, frontier 8
+    /// 2.7 M; 8 left, `open`: frontier 6 545 M, frontier 7 74 M).
     pub fn default_frontier(variant: crate::variant::Variant, left: u8) -> u8 {
-        let best = match variant {
-            crate::variant::Variant::Open => 8,
-            _ => 12,
+        let (best, floor) = match variant {
+            crate::variant::Variant::Open => (8, 7),
+            _ => (12, 10),
         };
-        best.min(left.saturating_sub(3).max(best - 2))
+        best.min(left.saturating_sub(3).max(floor))
     }
 }
 
