@@ -294,14 +294,13 @@ fn book_info(
     mv: Placement,
     start: Instant,
 ) -> Info {
-    let bound = answer.bound;
     let left = pos.plies_left() as u32;
     Info {
         depth: left,
         seldepth: left,
         multipv: 1,
         score: answer.score * crate::search::SCALE,
-        bound,
+        bound: answer.bound,
         exact: true,
         nodes: 0,
         time: start.elapsed(),

@@ -4,7 +4,7 @@
 //! solve started): the same exact value as a solve from nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cheversi");
 /// 9 plies left, Black to move (`examples/solve_driver standard 9`, seed 1).
@@ -17,17 +17,21 @@ fn folder(name: &str) -> PathBuf {
     d
 }
 
+/// Runs `cmd`, which must succeed; its output.
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{cmd:?}: {stderr}");
+    out
+}
+
 /// Runs `cheversi solve <args> --json` in `dir`; its JSON answer.
 fn solve(dir: &Path, args: &[&str]) -> serde_json::Value {
-    let out = Command::new(BIN)
+    let out = run(Command::new(BIN)
         .current_dir(dir)
         .arg("solve")
         .args(args)
-        .args(["--fen", FEN, "--hash", "64", "--json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "solve {args:?}: {stderr}");
+        .args(["--fen", FEN, "--hash", "64", "--json"]));
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("solve {args:?}: {e}"))
 }
 
@@ -58,30 +62,16 @@ fn split_jobs_run_by_gnu_parallel_merge_into_the_one_process_value() {
     assert_eq!(one.0, one.1, "one process settles the value");
     assert_eq!(one.1, one.2);
 
-    let split = Command::new(BIN)
+    run(Command::new(BIN)
         .current_dir(&dir)
         .args(["solve", "split", "--fen", FEN, "--hash", "64"])
-        .args(["--plies", "1", "--out", "jobs"])
-        .output()
-        .unwrap();
-    assert!(
-        split.status.success(),
-        "{}",
-        String::from_utf8_lossy(&split.stderr)
-    );
+        .args(["--plies", "1", "--out", "jobs"]));
     let jobs = std::fs::read_to_string(dir.join("jobs/jobs.txt")).unwrap();
     assert!(jobs.lines().count() > 1, "{jobs}");
-    let ran = Command::new("parallel")
+    run(Command::new("parallel")
         .current_dir(&dir)
         .args(["-j", "2"])
-        .stdin(std::fs::File::open(dir.join("jobs/jobs.txt")).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        ran.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ran.stderr)
-    );
+        .stdin(std::fs::File::open(dir.join("jobs/jobs.txt")).unwrap()));
 
     let stores: Vec<String> = (0..jobs.lines().count())
         .map(|i| format!("jobs/job{i}.db"))

@@ -8,6 +8,7 @@
 
 use super::canon::Canonical;
 use super::mode::{Mode, NO_BOUND, outcome};
+use super::store::higher_lo;
 use crate::position::Position;
 use crate::search::Bound;
 use crate::types::Placement;
@@ -23,8 +24,6 @@ const DATA: &[&str] = &[include_str!("../../solutions/standard.book")];
 pub struct BookEntry {
     /// The position (the canonical image) as written in the book.
     pub fen: String,
-    /// What its store solved.
-    pub mode: Mode,
     /// The value is at least this (points).
     pub lo: i32,
     /// The value is at most this.
@@ -57,16 +56,13 @@ impl Answer {
     /// The `info string` text: `book solved: win (exact 2)`, or the bound
     /// the data proves: `(at least +1)`, `(at most -1)`.
     pub fn text(&self) -> String {
-        let how = match self.bound {
-            Bound::Exact => "exact",
-            Bound::Lower => "at least",
-            Bound::Upper => "at most",
-        };
         let v = self.score;
-        match self.bound {
-            Bound::Exact => format!("book solved: {} ({how} {v})", self.outcome),
-            _ => format!("book solved: {} ({how} {v:+})", self.outcome),
-        }
+        let how = match self.bound {
+            Bound::Exact => format!("exact {v}"),
+            Bound::Lower => format!("at least {v:+}"),
+            Bound::Upper => format!("at most {v:+}"),
+        };
+        format!("book solved: {} ({how})", self.outcome)
     }
 }
 
@@ -86,13 +82,12 @@ pub fn parse(text: &str, into: &mut Book) -> Result<(), String> {
             return Err(bad());
         };
         let variant: Variant = variant.parse().map_err(|_| bad())?;
-        let mode = Mode::from_name(mode).ok_or_else(bad)?;
+        Mode::from_name(mode).ok_or_else(bad)?;
         let fen = format!("{board} {side} {last}");
         let pos = Position::from_fen(&fen, variant).map_err(|e| format!("{}: {e}", bad()))?;
         let key = (variant, Canonical::of(&pos).key);
         let e = BookEntry {
             fen: fen.clone(),
-            mode,
             lo: lo.parse().map_err(|_| bad())?,
             hi: hi.parse().map_err(|_| bad())?,
             best: match best {
@@ -109,20 +104,16 @@ pub fn parse(text: &str, into: &mut Book) -> Result<(), String> {
     Ok(())
 }
 
-/// What two entries of one position prove together: the higher lower
-/// bound with its move, the lower upper bound; exact if either is.
+/// What two entries of one position prove together: the better lower end
+/// with its move, the lower upper bound.
 fn together(a: BookEntry, b: BookEntry) -> BookEntry {
-    let hi = a.hi.min(b.hi);
-    let (mut e, other) = if b.lo > a.lo || b.lo == a.lo && a.best.is_none() {
-        (b, a)
-    } else {
-        (a, b)
-    };
-    e.hi = hi;
-    if other.mode == Mode::Exact {
-        e.mode = Mode::Exact;
+    let (lo, best) = higher_lo((a.lo, a.best), (b.lo, b.best));
+    BookEntry {
+        lo,
+        best,
+        hi: a.hi.min(b.hi),
+        ..a
     }
-    e
 }
 
 fn book() -> &'static Book {
@@ -169,7 +160,7 @@ pub fn answer(pos: &Position, c: &Canonical, e: &BookEntry) -> Option<Answer> {
     let (score, bound) = match exact {
         Some(v) => (v, Bound::Exact),
         // A move that proves its lower bound: stand on it.
-        None if mv.is_some() => (e.lo.max(-NO_BOUND), Bound::Lower),
+        None if mv.is_some() => (e.lo, Bound::Lower),
         None if e.hi <= -1 => (e.hi, Bound::Upper),
         None => return None,
     };

@@ -63,8 +63,8 @@ impl JobArgs {
         if self.wdl { Mode::Wdl } else { Mode::Exact }
     }
 
-    /// The solver's settings, the table checked against the machine.
-    pub fn config(&self) -> Result<Config, String> {
+    /// The solver's settings for `pos`, the table checked against the machine.
+    pub fn config(&self, pos: &Position) -> Result<Config, String> {
         let max = crate::search::tt::max_mb();
         if self.hash == 0 || self.hash > max {
             return Err(format!(
@@ -79,10 +79,9 @@ impl JobArgs {
             ));
         }
         Ok(Config {
-            frontier: self.frontier.unwrap_or(Config::default_frontier(
-                self.variant,
-                self.position()?.plies_left(),
-            )),
+            frontier: self
+                .frontier
+                .unwrap_or_else(|| Config::default_frontier(self.variant, pos.plies_left())),
             threads: self.threads,
             hash_mb: self.hash,
         })
@@ -96,7 +95,7 @@ pub fn solve(job: &JobArgs) -> Result<Solution, String> {
         return Err("the game is over in this position: nothing to solve".into());
     }
     let mode = job.mode();
-    let config = job.config()?;
+    let config = job.config(&pos)?;
     let store = match &job.store {
         Some(p) => Store::open(p, pos.variant(), mode)?,
         None => Store::memory(pos.variant(), mode)?,

@@ -251,9 +251,10 @@ impl<'a> Solver<'a> {
             } else {
                 got >= b
             };
-            // The search's last plies keep no table move: find it by hand.
+            // The search's last plies keep no table move: a search to the
+            // end names the best one.
             let best = match best {
-                None if kept && p.plies_left() <= 2 => keeper(&mut p, got),
+                None if kept && p.plies_left() <= 2 => self.shallow(&p, p.plies_left() as u32).1,
                 b => b,
             };
             let Some(m) = best.filter(|_| kept) else {
@@ -391,7 +392,7 @@ impl<'a> Solver<'a> {
                 let s = if Some(m) == hint {
                     i32::MAX
                 } else {
-                    -self.shallow(pos, depth)
+                    -self.shallow(pos, depth).0
                 };
                 pos.undo(m, undo);
                 (s, m)
@@ -401,10 +402,11 @@ impl<'a> Solver<'a> {
         scored.into_iter().map(|(_, m)| m).collect()
     }
 
-    /// The score of a shallow search of `pos` (side to move's view).
-    fn shallow(&mut self, pos: &Position, depth: u32) -> i32 {
+    /// The score of a shallow search of `pos` (side to move's view) and
+    /// its best move.
+    fn shallow(&mut self, pos: &Position, depth: u32) -> (i32, Option<Placement>) {
         if pos.is_over() || depth == 0 {
-            return pos.diff() * SCALE;
+            return (pos.diff() * SCALE, None);
         }
         let limits = Limits {
             depth: Some(depth),
@@ -419,7 +421,7 @@ impl<'a> Solver<'a> {
                 }
             });
         self.nodes += out.nodes;
-        score
+        (score, out.best)
     }
 
     /// A frontier position: one windowed search for a narrow window, else
@@ -430,7 +432,7 @@ impl<'a> Solver<'a> {
         } else {
             // Well short of the end: a guess that reached it would be the solve.
             let depth = 5.min(pos.plies_left().saturating_sub(4)) as u32;
-            let guess = self.shallow(pos, depth);
+            let (guess, _) = self.shallow(pos, depth);
             let mut g = (guess + guess.signum() * SCALE / 2) / SCALE;
             let (mut lo, mut hi, mut best) = (a, b, None);
             while lo < hi {
@@ -477,36 +479,6 @@ impl<'a> Solver<'a> {
     fn pv(&self, pos: &Position) -> Vec<Placement> {
         principal_variation(&self.store, self.mode, pos)
     }
-}
-
-/// A move of `pos` (two plies or fewer left) whose value is `want` for the
-/// side to move, or at least `want` if none is exactly: plain negamax.
-fn keeper(pos: &mut Position, want: i32) -> Option<Placement> {
-    fn negamax(p: &mut Position) -> i32 {
-        if p.is_over() {
-            return p.diff();
-        }
-        let mut best = i32::MIN;
-        for m in p.legal_moves().iter() {
-            let undo = p.play(m);
-            best = best.max(-negamax(p));
-            p.undo(m, undo);
-        }
-        best
-    }
-    let mut found = None;
-    for m in pos.legal_moves().iter() {
-        let undo = pos.play(m);
-        let v = -negamax(pos);
-        pos.undo(m, undo);
-        if v == want {
-            return Some(m);
-        }
-        if v > want && found.is_none() {
-            found = Some(m);
-        }
-    }
-    found
 }
 
 /// What `store` proves of each move of `pos` (one of each symmetric set),

@@ -13,7 +13,7 @@
 
 use super::canon::Canonical;
 use super::job::JobArgs;
-use super::store::{Entry, Store};
+use super::store::{Entry, Store, higher_lo};
 use crate::position::Position;
 use crate::symmetry;
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ fn quote(s: &str) -> String {
 /// Writes `out/jobs.txt`: one `cheversi solve` command a line.
 pub fn split(args: &SplitArgs) -> Result<(), String> {
     let pos = args.job.position()?;
-    args.job.config()?;
+    args.job.config(&pos)?;
     if args.plies == 0 || args.plies >= pos.plies_left() {
         return Err(format!(
             "--plies must be from 1 to {} (the plies left less one)",
@@ -177,11 +177,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), String> {
 
 /// What two stores know of one position together.
 fn narrow(a: &Entry, b: &Entry) -> Entry {
-    let (lo, best) = if b.lo > a.lo || a.best.is_none() && b.lo == a.lo {
-        (b.lo, b.best)
-    } else {
-        (a.lo, a.best)
-    };
+    let (lo, best) = higher_lo((a.lo, a.best), (b.lo, b.best));
     Entry {
         left: a.left,
         lo,

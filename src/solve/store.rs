@@ -43,6 +43,19 @@ pub struct Entry {
     pub nodes: u64,
 }
 
+/// The better-proven lower end of two intervals of one position: the
+/// higher `lo` with the move proving it (on a tie, the one with a move).
+pub fn higher_lo(
+    a: (i32, Option<Placement>),
+    b: (i32, Option<Placement>),
+) -> (i32, Option<Placement>) {
+    if b.0 > a.0 || a.1.is_none() && b.0 == a.0 {
+        b
+    } else {
+        a
+    }
+}
+
 impl Entry {
     /// Nothing known yet of a position with `left` plies left.
     pub fn unknown(left: u8) -> Entry {
