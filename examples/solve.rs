@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release --example solve -- <plies left> [count] [exact|wdl|win|loss|go|deepen] [hash MiB]`
 //!
-//! `SOLVE_SEEDS=7,10` solves only those of the `count` positions.
+//! `SOLVE_SEEDS=7,10` solves only those of the `count` positions;
+//! `SOLVE_VARIANT=original` (or `open`) plays that variant instead;
+//! `SOLVE_DEPTH=6` makes `go` and `deepen` stop at that depth.
 //!
 //! `win` and `loss` search one null window only: does White win (the
 //! window 0..1), does White lose (-1..0)? Each proves one side's bound, where
@@ -41,15 +43,22 @@ fn main() {
         .filter(|s| only.as_ref().is_none_or(|o| o.contains(s)))
         .collect();
     let count = seeds.len() as u64;
+    let variant = std::env::var("SOLVE_VARIANT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(Variant::Standard);
+    let depth: Option<u32> = std::env::var("SOLVE_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok());
     for seed in seeds {
-        let pos = random_position(Variant::Standard, left, seed);
+        let pos = random_position(variant, left, seed);
         // Off the clock: writing every slot faults the table's pages in.
         s.clear();
         let t = Instant::now();
         let (alpha, beta) = window(mode);
         let (v, n) = if mode == "go" || mode == "deepen" {
             let limits = Limits {
-                depth: Some(left as u32),
+                depth: Some(depth.unwrap_or(left as u32)),
                 nodes: (mode == "deepen").then_some(u64::MAX),
                 ..Limits::default()
             };

@@ -28,13 +28,22 @@ fn code_of(entry: i32) -> u16 {
     511 - (entry & 511) as u16
 }
 
-/// Are the moves of `pos` ordered by their immediate gain first? Not for
-/// Black's last piece before White's last one in `standard`: its gain says
-/// little about White's reply, and the scans cost more than they save
-/// (measured: solve 10 1 visits 93 M nodes by history alone, 127 M with the
-/// gains first).
-fn by_gain(pos: &Position) -> bool {
-    !(pos.variant() == Variant::Standard && pos.plies_left() == 3)
+/// Are the moves of `pos`, searched to the end or not (`to_end`), ordered
+/// by their immediate gain first? Not for Black's last piece before White's
+/// last one in `standard`: its gain says little about White's reply, and
+/// the scans cost more than they save (measured: solve 10 1 visits 93 M
+/// nodes by history alone, 127 M with the gains first). Nor at `original`'s
+/// nodes searched to the end, where a placement matters less for what it
+/// gains than for the squares it leaves the opponent, which history learns
+/// (win/draw/loss, one thread: 8 random positions 10 plies left, 80.9 M
+/// nodes with the gains first, 39.1 M by history alone; 5 at 11 left,
+/// 137.0 M and 58.0 M).
+fn by_gain(pos: &Position, to_end: bool) -> bool {
+    match pos.variant() {
+        Variant::Standard => pos.plies_left() != 3,
+        Variant::Original => !to_end,
+        Variant::Open => true,
+    }
 }
 
 /// Is the killer tried before the moves are scored, at a node searched to
@@ -44,7 +53,7 @@ fn by_gain(pos: &Position) -> bool {
 /// sibling leaves White a smaller tree than the best gain (see the commits
 /// for the nodes).
 fn killer_first(pos: &Position, to_end: bool) -> bool {
-    !by_gain(pos)
+    !by_gain(pos, to_end)
         || to_end
             && pos.variant() == Variant::Standard
             && matches!(pos.plies_left(), 5 | 7 | 9 | 11)
@@ -74,6 +83,8 @@ pub struct Picker {
     loaded: usize,
     /// By piece, the squares left out ([`Picker::leave_out`]).
     out: [Bitboard; 5],
+    /// Are the moves ordered by their gains first ([`by_gain`])?
+    by_gain: bool,
 }
 
 impl Picker {
@@ -127,6 +138,7 @@ impl Picker {
             sorted: false,
             loaded: 0,
             out: [Bitboard::EMPTY; 5],
+            by_gain: by_gain(pos, to_end),
         }
     }
 
@@ -137,7 +149,7 @@ impl Picker {
         let prev = pos.last_placement();
         let (groups, n) = self.to_score();
         let groups = &groups[..n];
-        if let Some(f) = frame.filter(|f| by_gain(pos) && f.describes(pos)) {
+        if let Some(f) = frame.filter(|f| self.by_gain && f.describes(pos)) {
             let history = tables.scores(stm, prev);
             for &(piece, b) in groups {
                 match f.held_keys(piece) {
@@ -150,7 +162,7 @@ impl Picker {
         let prev_scores = tables.scores(stm, prev);
         // A few moves left to score (most often those a 4-left ceiling
         // did not cover): each square scanned, not the whole board's map.
-        if by_gain(pos) && groups.iter().map(|g| g.1.count()).sum::<u32>() <= FEW_TO_SCAN {
+        if self.by_gain && groups.iter().map(|g| g.1.count()).sum::<u32>() <= FEW_TO_SCAN {
             for &(piece, b) in groups {
                 self.push_all(piece, b, &prev_scores, |s| {
                     pos.gain(Placement::new(piece, s))
@@ -160,7 +172,7 @@ impl Picker {
         }
         // One pass over the pieces gives every square's blocking losses,
         // where a square delta per target would scan its rays.
-        let losses = by_gain(pos).then(|| loss_map(pos, stm));
+        let losses = self.by_gain.then(|| loss_map(pos, stm));
         let occ = pos.occupied();
         // Piece by piece: the keys are distinct, so the order they are
         // listed in does not change the order they are handed out in.
@@ -568,7 +580,11 @@ mod tests {
             }
             // The slow way: each move's gain played out, history, code.
             let key = |m: &Placement| {
-                let gain = if by_gain(&pos) { pos.gain(*m) } else { 0 };
+                let gain = if by_gain(&pos, false) {
+                    pos.gain(*m)
+                } else {
+                    0
+                };
                 let h = tables.score(pos.side_to_move(), pos.last_placement(), encode(*m));
                 (std::cmp::Reverse(gain * 1024 + h), encode(*m))
             };
