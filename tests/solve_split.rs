@@ -1,5 +1,6 @@
 //! `cheversi solve split`, the jobs run by GNU parallel on two local slots,
-//! and `merge`: the same value as one process. And `merge` from a
+//! and `merge` (or `merge --fold-only`, then a solve): the same value as one
+//! process. And `merge` from a
 //! win/draw/loss store into an exact one (how SOLUTION.md's exact `standard`
 //! solve started): the same exact value as a solve from nothing.
 
@@ -82,6 +83,24 @@ fn split_jobs_run_by_gnu_parallel_merge_into_the_one_process_value() {
     assert_eq!(value(&merged), one);
     // The jobs proved everything: the merge only backs the values up.
     assert_eq!(merged["frontier_searches"].as_u64(), Some(0), "{merged}");
+
+    // Folded only, the store answers nothing yet; a solve with it then
+    // backs the values up without a search.
+    let mut args = vec!["merge", "--fold-only", "--store", "folded.db", "--from"];
+    args.extend(stores.iter().map(String::as_str));
+    let out = run(Command::new(BIN)
+        .current_dir(&dir)
+        .arg("solve")
+        .args(&args)
+        .args(["--fen", FEN, "--hash", "64", "--json"]));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let folded = solve(&dir, &["--store", "folded.db"]);
+    assert_eq!(value(&folded), one);
+    assert_eq!(folded["frontier_searches"].as_u64(), Some(0), "{folded}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

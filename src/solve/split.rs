@@ -46,6 +46,11 @@ pub struct MergeArgs {
     /// exact value hold for both).
     #[arg(long = "from", num_args = 1.., required = true)]
     pub from: Vec<PathBuf>,
+    /// Fold the stores in and stop, without backing the values up: for
+    /// stores of solves still under way (the next solve with the merged
+    /// store backs them up as it passes).
+    #[arg(long)]
+    pub fold_only: bool,
 }
 
 /// The canonical positions `plies` placements below `pos`, each once.
@@ -135,7 +140,8 @@ pub fn split(args: &SplitArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Folds the job stores into `--store` and backs the values up to the root.
+/// Folds the job stores into `--store` and backs the values up to the root
+/// (unless `--fold-only`).
 pub fn merge(args: &MergeArgs) -> Result<(), String> {
     let pos = args.job.position()?;
     let Some(target) = &args.job.store else {
@@ -172,6 +178,9 @@ pub fn merge(args: &MergeArgs) -> Result<(), String> {
         args.from.len(),
         target.display()
     );
+    if args.fold_only {
+        return Ok(());
+    }
     super::job::solve(&args.job).map(|_| ())
 }
 
