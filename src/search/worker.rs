@@ -19,7 +19,6 @@ use crate::symmetry;
 use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Variant;
-use crate::zobrist;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// How often (in nodes) a thread publishes its count and the main thread
@@ -402,10 +401,8 @@ impl<'a> Worker<'a> {
             if left >= 3 {
                 // The children most likely all searched: their table
                 // entries are loaded while the ones before them are searched.
-                let side = self.pos.side_to_move();
                 for c in picker.to_load() {
-                    let key = self.pos.piece_hash() ^ zobrist::piece(side, c.piece, c.square);
-                    self.shared.tt.prefetch(key);
+                    self.shared.tt.prefetch(self.pos.key_after(c));
                 }
             }
             self.nth[ply + 1] = n as u16;

@@ -14,6 +14,7 @@ pub use standard::{last_piece, white_reply};
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement};
 pub use crate::types::{UnknownVariant, Variant};
+use crate::zobrist;
 use std::fmt;
 
 /// The rules of one variant.
@@ -140,6 +141,18 @@ impl Position {
         self.piece_hash() ^ self.variant().key_extra(self)
     }
 
+    /// The key of the position after `pl`, without playing it, to load its
+    /// table entry ahead: exact in `open` and `original`; in `standard` the
+    /// pieces' part alone (its last square or a queen call keys few nodes).
+    #[inline]
+    pub fn key_after(&self, pl: Placement) -> u64 {
+        let pieces = self.piece_hash() ^ zobrist::piece(self.side_to_move(), pl.piece, pl.square);
+        match self.variant() {
+            Variant::Original => pieces ^ zobrist::last(pl.square),
+            _ => pieces,
+        }
+    }
+
     /// The legal placements, grouped by piece.
     #[inline]
     pub fn legal_moves(&self) -> Moves {
@@ -173,5 +186,26 @@ impl Position {
         self.check(pl)?;
         self.play(pl);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_after_is_the_key_after_playing_in_open_and_original() {
+        let mut rng = crate::testing::Rng(0x4B45_5941_F7E2_0001);
+        for v in [Variant::Open, Variant::Original] {
+            for i in 0..200 {
+                let mut pos = rng.position(v, 1 + (i % 16) as u8);
+                for m in pos.legal_moves().to_vec() {
+                    let want = pos.key_after(m);
+                    let u = pos.play(m);
+                    assert_eq!(pos.key(), want, "{v} {} {m}", pos.fen());
+                    pos.undo(m, u);
+                }
+            }
+        }
     }
 }
