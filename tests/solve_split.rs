@@ -26,14 +26,29 @@ fn run(cmd: &mut Command) -> Output {
     out
 }
 
-/// Runs `cheversi solve <args> --json` in `dir`; its JSON answer.
-fn solve(dir: &Path, args: &[&str]) -> serde_json::Value {
-    let out = run(Command::new(BIN)
+/// Runs `cheversi solve <args> --json` on [`FEN`] in `dir`, which must
+/// succeed; its output.
+fn cheversi_solve(dir: &Path, args: &[&str]) -> Output {
+    run(Command::new(BIN)
         .current_dir(dir)
         .arg("solve")
         .args(args)
-        .args(["--fen", FEN, "--hash", "64", "--json"]));
+        .args(["--fen", FEN, "--hash", "64", "--json"]))
+}
+
+/// [`cheversi_solve`]'s JSON answer.
+fn solve(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = cheversi_solve(dir, args);
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("solve {args:?}: {e}"))
+}
+
+/// The arguments of a `merge` of `stores` into `into`, `flags` first.
+fn merge<'a>(flags: &[&'a str], into: &'a str, stores: &'a [String]) -> Vec<&'a str> {
+    let mut args = vec!["merge"];
+    args.extend(flags);
+    args.extend(["--store", into, "--from"]);
+    args.extend(stores.iter().map(String::as_str));
+    args
 }
 
 fn value(v: &serde_json::Value) -> (i64, i64, i64) {
@@ -77,22 +92,14 @@ fn split_jobs_run_by_gnu_parallel_merge_into_the_one_process_value() {
     let stores: Vec<String> = (0..jobs.lines().count())
         .map(|i| format!("jobs/job{i}.db"))
         .collect();
-    let mut args = vec!["merge", "--store", "all.db", "--from"];
-    args.extend(stores.iter().map(String::as_str));
-    let merged = solve(&dir, &args);
+    let merged = solve(&dir, &merge(&[], "all.db", &stores));
     assert_eq!(value(&merged), one);
     // The jobs proved everything: the merge only backs the values up.
     assert_eq!(merged["frontier_searches"].as_u64(), Some(0), "{merged}");
 
     // Folded only, the store answers nothing yet; a solve with it then
     // backs the values up without a search.
-    let mut args = vec!["merge", "--fold-only", "--store", "folded.db", "--from"];
-    args.extend(stores.iter().map(String::as_str));
-    let out = run(Command::new(BIN)
-        .current_dir(&dir)
-        .arg("solve")
-        .args(&args)
-        .args(["--fen", FEN, "--hash", "64", "--json"]));
+    let out = cheversi_solve(&dir, &merge(&["--fold-only"], "folded.db", &stores));
     assert!(
         out.stdout.is_empty(),
         "{}",

@@ -47,13 +47,13 @@ fn by_gain(pos: &Position, to_end: bool) -> bool {
 }
 
 /// Is the killer tried before the moves are scored, at a node searched to
-/// the end or not (`to_end`)? Where history alone orders them (see
-/// [`by_gain`]), and at Black's nodes with five, seven, nine or eleven
+/// the end or not (`to_end`) whose moves are ordered by gain first or not
+/// (`gain_first`, [`by_gain`])? Where history alone orders them, and at Black's nodes with five, seven, nine or eleven
 /// plies left in `standard` searched to the end: there the reply that refuted a
 /// sibling leaves White a smaller tree than the best gain (see the commits
 /// for the nodes).
-fn killer_first(pos: &Position, to_end: bool) -> bool {
-    !by_gain(pos, to_end)
+fn killer_first(pos: &Position, to_end: bool, gain_first: bool) -> bool {
+    !gain_first
         || to_end
             && pos.variant() == Variant::Standard
             && matches!(pos.plies_left(), 5 | 7 | 9 | 11)
@@ -114,11 +114,12 @@ impl Picker {
         let moves = pos.legal_moves();
         let legal = |m: Option<Placement>| m.filter(|&m| moves.contains(m)).map_or(NO_MOVE, encode);
         let tt = legal(tt_move);
+        let gain_first = by_gain(pos, to_end);
         // Where the gains order the moves, the best of them is a better
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
         // Never the table move: `early` would hand it out twice.
-        let killer = if killer_first(pos, to_end) {
+        let killer = if killer_first(pos, to_end, gain_first) {
             let ok = |&m: &Placement| moves.contains(m) && Some(m) != tt_move;
             killers
                 .into_iter()
@@ -138,7 +139,7 @@ impl Picker {
             sorted: false,
             loaded: 0,
             out: [Bitboard::EMPTY; 5],
-            by_gain: by_gain(pos, to_end),
+            by_gain: gain_first,
         }
     }
 

@@ -14,13 +14,6 @@ use crate::gains::offers::Frame;
 use crate::position::Position;
 use crate::search::endgame::open::last_two::Node;
 use crate::types::{Piece, Placement};
-use crate::zobrist;
-
-/// The table key of `pos` (`open`) after `m`: the pieces' hash alone, as
-/// `open` adds nothing to it.
-fn child_key(pos: &Position, m: Placement) -> u64 {
-    pos.piece_hash() ^ zobrist::piece(pos.side_to_move(), m.piece, m.square)
-}
 
 /// What a node with three plies left knows for its children.
 pub struct Three {
@@ -85,7 +78,7 @@ impl Three {
         load: impl Fn(u64),
     ) {
         for m in moves {
-            load(child_key(pos, m));
+            load(pos.key_after(m));
         }
     }
 
@@ -187,7 +180,7 @@ mod tests {
                     .into_iter()
                     .find(|&p| child.in_hand(us.flip(), p) > 0)
                     .unwrap();
-                assert_eq!(child_key(&pos, m), child.key());
+                assert_eq!(pos.key_after(m), child.key());
                 let mut node = Node::default();
                 assert!(three.child(&child, piece, reply, &mut node));
                 let mut want = Node::default();
