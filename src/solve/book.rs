@@ -17,7 +17,10 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The committed data.
-const DATA: &[&str] = &[include_str!("../../solutions/standard.book")];
+const DATA: &[&str] = &[
+    include_str!("../../solutions/standard.book"),
+    include_str!("../../solutions/original.book"),
+];
 
 /// One settled position of the book.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,11 +177,18 @@ pub fn answer(pos: &Position, c: &Canonical, e: &BookEntry) -> Option<Answer> {
 }
 
 /// The book text of a store: its settled entries and those whose move
-/// proves a lower bound, sorted by key.
-pub fn export(store: &super::store::Store, variant: Variant, mode: Mode) -> String {
+/// proves a lower bound, sorted by key; with `moves_only`, those with a
+/// proven move alone.
+pub fn export(
+    store: &super::store::Store,
+    variant: Variant,
+    mode: Mode,
+    moves_only: bool,
+) -> String {
+    let proves_move = |e: &super::Entry| e.best.is_some() && e.lo > -NO_BOUND;
     let mut lines: Vec<String> = store
         .entries()
-        .filter(|(_, e)| super::settled(e, mode) || e.best.is_some() && e.lo > -NO_BOUND)
+        .filter(|(_, e)| proves_move(e) || !moves_only && super::settled(e, mode))
         .filter_map(|(key, e)| {
             let best = e.best.map_or("-".to_string(), |m| m.to_string());
             let fen = store.fen(key)?;
@@ -192,9 +202,15 @@ pub fn export(store: &super::store::Store, variant: Variant, mode: Mode) -> Stri
         .collect();
     lines.sort();
     let mut s = format!(
-        "# cheversi book: {variant} {}, {} positions settled or with a proven move (cheversi solve export)\n",
+        "# cheversi book: {variant} {}, {} positions {} (cheversi solve export{})\n",
         mode.name(),
-        lines.len()
+        lines.len(),
+        if moves_only {
+            "with a proven move"
+        } else {
+            "settled or with a proven move"
+        },
+        if moves_only { " --moves-only" } else { "" }
     );
     for l in lines {
         s += &l;
@@ -244,6 +260,40 @@ mod tests {
         assert_eq!(a.text(), "book solved: loss (at most -1)");
         let a = answer_to("standard wdl 8/8/8/8/8/8/8/8 w - 0 1000 K@b1\n");
         assert_eq!(a.text(), "book solved: draw or win (at least +0)");
+    }
+
+    #[test]
+    fn an_export_for_play_leaves_out_the_losses_and_reads_back() {
+        let mut store = crate::solve::Store::memory(Variant::Original, Mode::Wdl).unwrap();
+        let mut put = |moves: &[&str], lo, hi, best: Option<&str>| {
+            let mut pos = Position::new(Variant::Original);
+            for m in moves {
+                pos.play(m.parse().unwrap());
+            }
+            let c = Canonical::of(&pos);
+            let best = best.map(|m| c.to_image(m.parse().unwrap()));
+            let e = crate::solve::Entry {
+                lo,
+                hi,
+                best,
+                ..crate::solve::Entry::unknown(pos.plies_left())
+            };
+            store.put(&c.key, &c.fen, e);
+        };
+        put(&["Q@d4"], 1, NO_BOUND, Some("B@e4"));
+        put(&["Q@d4", "B@e4"], -NO_BOUND, -1, None);
+        let all = export(&store, Variant::Original, Mode::Wdl, false);
+        let play = export(&store, Variant::Original, Mode::Wdl, true);
+        assert_eq!(all.lines().count(), 3, "{all}");
+        assert_eq!(play.lines().count(), 2, "{play}");
+        let mut b = Book::new();
+        parse(&play, &mut b).unwrap();
+        let mut pos = Position::new(Variant::Original);
+        pos.play("Q@d4".parse().unwrap());
+        let c = Canonical::of(&pos);
+        let a = answer(&pos, &c, &b[&(Variant::Original, c.key.clone())]).unwrap();
+        assert_eq!(a.mv, Some("B@e4".parse().unwrap()));
+        assert_eq!(a.text(), "book solved: win (at least +1)");
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub enum Action {
         /// The store.
         #[arg(long)]
         store: PathBuf,
+        /// Only positions with a proven move, the ones the engine plays
+        /// from (a loss, where no move is better than another, is left out).
+        #[arg(long)]
+        moves_only: bool,
     },
 }
 
@@ -44,9 +48,9 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         Some(Action::Split(s)) => super::split::split(&s),
         Some(Action::Merge(m)) => super::split::merge(&m),
         Some(Action::Show(job)) => show(&job),
-        Some(Action::Export { store }) => {
+        Some(Action::Export { store, moves_only }) => {
             let (s, variant, mode) = Store::open_read(&store)?;
-            let text = super::book::export(&s, variant, mode);
+            let text = super::book::export(&s, variant, mode, moves_only);
             std::io::stdout()
                 .lock()
                 .write_all(text.as_bytes())
