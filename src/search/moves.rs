@@ -1,6 +1,7 @@
 //! The ordered move picker: a node's legal moves handed out best first.
 
 use super::history::{Scores, Tables};
+use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::codes::{MAX_MOVES, NO_MOVE, decode, encode};
 use crate::gains::keys::{Keys, gain_of};
@@ -28,32 +29,66 @@ fn code_of(entry: i32) -> u16 {
     511 - (entry & 511) as u16
 }
 
-/// Are the moves of `pos`, searched to the end or not (`to_end`), ordered
-/// by their immediate gain first? Not for Black's last piece before White's
-/// last one in `standard`: its gain says little about White's reply, and
-/// the scans cost more than they save (measured: solve 10 1 visits 93 M
-/// nodes by history alone, 127 M with the gains first). Nor at `original`'s
-/// nodes searched to the end, where a placement matters less for what it
-/// gains than for the squares it leaves the opponent, which history learns
-/// (win/draw/loss, one thread: 8 random positions 10 plies left, 80.9 M
-/// nodes with the gains first, 39.1 M by history alone; 5 at 11 left,
-/// 137.0 M and 58.0 M).
-fn by_gain(pos: &Position, to_end: bool) -> bool {
+/// What orders a node's scored moves, after history's tie-breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// The immediate gain first.
+    Gain,
+    /// History alone.
+    History,
+    /// Fewest replies first: the opponent's targets after the move.
+    FewReplies,
+}
+
+/// How the moves of `pos`, searched to the end or not (`to_end`), are
+/// ordered. By gain but for two kinds of node:
+/// - Black's last piece before White's last one in `standard`: history
+///   alone. Its gain says little about White's reply, and the scans cost
+///   more than they save (measured: solve 10 1 visits 93 M nodes by
+///   history alone, 127 M with the gains first).
+/// - `original`'s nodes searched to the end: fewest replies first. The
+///   next placement must go on an empty square the piece attacks (any
+///   empty square if there is none), so the move that leaves the opponent
+///   the fewest squares also leaves the smallest tree to refute, and most
+///   nodes here are cut nodes with several refutations. Win/draw/loss
+///   searches of three positions of the running solve, 12 plies left, one
+///   thread: 165.8 M nodes, 25.3 s by history alone (which had halved the
+///   gains' nodes: 8 random positions 10 plies left, 80.9 M with the gains
+///   first, 39.1 M by history alone), 27.2 M, 4.2 s by fewest replies.
+fn order(pos: &Position, to_end: bool) -> Order {
     match pos.variant() {
-        Variant::Standard => pos.plies_left() != 3,
-        Variant::Original => !to_end,
-        Variant::Open => true,
+        Variant::Standard if pos.plies_left() == 3 => Order::History,
+        Variant::Original if to_end => Order::FewReplies,
+        _ => Order::Gain,
+    }
+}
+
+/// The weight of one reply square against history (whose scores stay
+/// within ±32768): 1024 to 8192 measured alike (27-29 M nodes on the
+/// three positions of [`order`]), 512 and 16384 worse (43 M, 39 M).
+const REPLY_WEIGHT: i32 = 4;
+
+/// How many squares the opponent may answer `piece` on `s` on, in
+/// `original`: the empty squares it attacks, or every empty one if none.
+#[inline(always)]
+fn replies(occ: Bitboard, piece: Piece, s: Square) -> i32 {
+    let empty = !(occ | Bitboard::from_square(s));
+    match (attacks::attacks(piece, s, occ) & empty).count() {
+        0 => empty.count() as i32,
+        n => n as i32,
     }
 }
 
 /// Is the killer tried before the moves are scored, at a node searched to
-/// the end or not (`to_end`) whose moves are ordered by gain first or not
-/// (`gain_first`, [`by_gain`])? Where history alone orders them, and at Black's nodes with five, seven, nine or eleven
-/// plies left in `standard` searched to the end: there the reply that refuted a
-/// sibling leaves White a smaller tree than the best gain (see the commits
-/// for the nodes).
-fn killer_first(pos: &Position, to_end: bool, gain_first: bool) -> bool {
-    !gain_first
+/// the end or not (`to_end`) whose moves are in `order`? Where history
+/// alone orders them, and at Black's nodes with five, seven, nine or
+/// eleven plies left in `standard` searched to the end: there the reply
+/// that refuted a sibling leaves White a smaller tree than the best gain
+/// (see the commits for the nodes). Not before the fewest replies: on the
+/// first of the three positions of [`order`], 12.8 M nodes with the
+/// killer first, 9.5 M without.
+fn killer_first(pos: &Position, to_end: bool, order: Order) -> bool {
+    order == Order::History
         || to_end
             && pos.variant() == Variant::Standard
             && matches!(pos.plies_left(), 5 | 7 | 9 | 11)
@@ -83,8 +118,8 @@ pub struct Picker {
     loaded: usize,
     /// By piece, the squares left out ([`Picker::leave_out`]).
     out: [Bitboard; 5],
-    /// Are the moves ordered by their gains first ([`by_gain`])?
-    by_gain: bool,
+    /// What orders the scored moves ([`order`]).
+    order: Order,
 }
 
 impl Picker {
@@ -114,12 +149,12 @@ impl Picker {
         let moves = pos.legal_moves();
         let legal = |m: Option<Placement>| m.filter(|&m| moves.contains(m)).map_or(NO_MOVE, encode);
         let tt = legal(tt_move);
-        let gain_first = by_gain(pos, to_end);
+        let order = order(pos, to_end);
         // Where the gains order the moves, the best of them is a better
         // first try than the killer (solve 12 1 wdl: 106 M nodes instead of
         // 176 M); where history alone does, the killer saves scoring them.
         // Never the table move: `early` would hand it out twice.
-        let killer = if killer_first(pos, to_end, gain_first) {
+        let killer = if killer_first(pos, to_end, order) {
             let ok = |&m: &Placement| moves.contains(m) && Some(m) != tt_move;
             killers
                 .into_iter()
@@ -139,7 +174,7 @@ impl Picker {
             sorted: false,
             loaded: 0,
             out: [Bitboard::EMPTY; 5],
-            by_gain: gain_first,
+            order,
         }
     }
 
@@ -150,7 +185,8 @@ impl Picker {
         let prev = pos.last_placement();
         let (groups, n) = self.to_score();
         let groups = &groups[..n];
-        if let Some(f) = frame.filter(|f| self.by_gain && f.describes(pos)) {
+        let by_gain = self.order == Order::Gain;
+        if let Some(f) = frame.filter(|f| by_gain && f.describes(pos)) {
             let history = tables.scores(stm, prev);
             for &(piece, b) in groups {
                 match f.held_keys(piece) {
@@ -163,7 +199,7 @@ impl Picker {
         let prev_scores = tables.scores(stm, prev);
         // A few moves left to score (most often those a 4-left ceiling
         // did not cover): each square scanned, not the whole board's map.
-        if self.by_gain && groups.iter().map(|g| g.1.count()).sum::<u32>() <= FEW_TO_SCAN {
+        if by_gain && groups.iter().map(|g| g.1.count()).sum::<u32>() <= FEW_TO_SCAN {
             for &(piece, b) in groups {
                 self.push_all(piece, b, &prev_scores, |s| {
                     pos.gain(Placement::new(piece, s))
@@ -173,13 +209,18 @@ impl Picker {
         }
         // One pass over the pieces gives every square's blocking losses,
         // where a square delta per target would scan its rays.
-        let losses = self.by_gain.then(|| loss_map(pos, stm));
+        let losses = by_gain.then(|| loss_map(pos, stm));
         let occ = pos.occupied();
         // Piece by piece: the keys are distinct, so the order they are
         // listed in does not change the order they are handed out in.
         for &(piece, b) in groups {
             let Some(l) = &losses else {
-                self.push_all(piece, b, &prev_scores, |_| 0);
+                match self.order {
+                    Order::FewReplies => self.push_all(piece, b, &prev_scores, |s| {
+                        -REPLY_WEIGHT * replies(occ, piece, s)
+                    }),
+                    _ => self.push_all(piece, b, &prev_scores, |_| 0),
+                }
                 continue;
             };
             // One loop per kind: the kind's points are not asked per square.
@@ -563,6 +604,42 @@ mod tests {
     }
 
     #[test]
+    fn originals_picker_searched_to_the_end_leaves_the_fewest_replies_first() {
+        let mut rng = crate::testing::Rng(0x0F1E_2D3C_4B5A_6978);
+        let mut tables = Tables::default();
+        for _ in 0..200 {
+            let mut pos = Position::new(Variant::Original);
+            let plies = 1 + rng.below(14) as u8;
+            while pos.ply() < plies {
+                rng.play(&mut pos);
+            }
+            let legal = pos.legal_moves().to_vec();
+            some_history(&mut rng, &mut tables, &pos, &legal);
+            let mut p = Picker::new(&pos, None, None, true);
+            let mut got = Vec::new();
+            while let Some(m) = p.pick(&pos, &tables) {
+                got.push(m);
+            }
+            // The slow way: the opponent's moves counted after each move.
+            let key = |m: &Placement| {
+                let mut after = pos.clone();
+                after.play(*m);
+                let n = if after.is_over() {
+                    0
+                } else {
+                    let moves = after.legal_moves();
+                    moves.targets().count() as i32
+                };
+                let h = tables.score(pos.side_to_move(), pos.last_placement(), encode(*m));
+                (std::cmp::Reverse(-REPLY_WEIGHT * n * 1024 + h), encode(*m))
+            };
+            let mut want = legal.clone();
+            want.sort_by_key(key);
+            assert_eq!(got, want, "{}", pos.fen());
+        }
+    }
+
+    #[test]
     fn picker_orders_by_gain_then_history_then_code() {
         let mut rng = crate::testing::Rng(0x1234_5678_9ABC_DEF1);
         let mut tables = Tables::default();
@@ -581,10 +658,10 @@ mod tests {
             }
             // The slow way: each move's gain played out, history, code.
             let key = |m: &Placement| {
-                let gain = if by_gain(&pos, false) {
-                    pos.gain(*m)
-                } else {
-                    0
+                let gain = match order(&pos, false) {
+                    Order::Gain => pos.gain(*m),
+                    Order::History => 0,
+                    Order::FewReplies => unreachable!("only searched to the end"),
                 };
                 let h = tables.score(pos.side_to_move(), pos.last_placement(), encode(*m));
                 (std::cmp::Reverse(gain * 1024 + h), encode(*m))
