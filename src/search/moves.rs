@@ -603,35 +603,33 @@ mod tests {
         assert_eq!(n, pos.legal_moves().to_vec().len());
     }
 
-    #[test]
-    fn originals_picker_searched_to_the_end_leaves_the_fewest_replies_first() {
-        let mut rng = crate::testing::Rng(0x0F1E_2D3C_4B5A_6978);
+    /// On 200 random positions of `variant` with some history, a picker
+    /// (searched to the end or not: `to_end`) hands out the moves in the
+    /// slow way's order: by `points` of each move, then history, then code.
+    fn picker_orders_by(
+        variant: Variant,
+        seed: u64,
+        to_end: bool,
+        points: impl Fn(&Position, Placement) -> i32,
+    ) {
+        let mut rng = crate::testing::Rng(seed);
         let mut tables = Tables::default();
         for _ in 0..200 {
-            let mut pos = Position::new(Variant::Original);
+            let mut pos = Position::new(variant);
             let plies = 1 + rng.below(14) as u8;
             while pos.ply() < plies {
                 rng.play(&mut pos);
             }
             let legal = pos.legal_moves().to_vec();
             some_history(&mut rng, &mut tables, &pos, &legal);
-            let mut p = Picker::new(&pos, None, None, true);
+            let mut p = Picker::new(&pos, None, None, to_end);
             let mut got = Vec::new();
             while let Some(m) = p.pick(&pos, &tables) {
                 got.push(m);
             }
-            // The slow way: the opponent's moves counted after each move.
             let key = |m: &Placement| {
-                let mut after = pos.clone();
-                after.play(*m);
-                let n = if after.is_over() {
-                    0
-                } else {
-                    let moves = after.legal_moves();
-                    moves.targets().count() as i32
-                };
                 let h = tables.score(pos.side_to_move(), pos.last_placement(), encode(*m));
-                (std::cmp::Reverse(-REPLY_WEIGHT * n * 1024 + h), encode(*m))
+                (std::cmp::Reverse(points(&pos, *m) * 1024 + h), encode(*m))
             };
             let mut want = legal.clone();
             want.sort_by_key(key);
@@ -640,35 +638,31 @@ mod tests {
     }
 
     #[test]
-    fn picker_orders_by_gain_then_history_then_code() {
-        let mut rng = crate::testing::Rng(0x1234_5678_9ABC_DEF1);
-        let mut tables = Tables::default();
-        for _ in 0..200 {
-            let mut pos = Position::new(Variant::Standard);
-            let plies = 1 + rng.below(14) as u8;
-            while pos.ply() < plies {
-                rng.play(&mut pos);
-            }
-            let legal = pos.legal_moves().to_vec();
-            some_history(&mut rng, &mut tables, &pos, &legal);
-            let mut p = Picker::new(&pos, None, None, false);
-            let mut got = Vec::new();
-            while let Some(m) = p.pick(&pos, &tables) {
-                got.push(m);
-            }
-            // The slow way: each move's gain played out, history, code.
-            let key = |m: &Placement| {
-                let gain = match order(&pos, false) {
-                    Order::Gain => pos.gain(*m),
-                    Order::History => 0,
-                    Order::FewReplies => unreachable!("only searched to the end"),
-                };
-                let h = tables.score(pos.side_to_move(), pos.last_placement(), encode(*m));
-                (std::cmp::Reverse(gain * 1024 + h), encode(*m))
+    fn originals_picker_searched_to_the_end_leaves_the_fewest_replies_first() {
+        // The slow way: the opponent's moves counted after each move.
+        picker_orders_by(Variant::Original, 0x0F1E_2D3C_4B5A_6978, true, |pos, m| {
+            let mut after = pos.clone();
+            after.play(m);
+            let n = match after.is_over() {
+                true => 0,
+                false => after.legal_moves().targets().count() as i32,
             };
-            let mut want = legal.clone();
-            want.sort_by_key(key);
-            assert_eq!(got, want, "{}", pos.fen());
-        }
+            -REPLY_WEIGHT * n
+        });
+    }
+
+    #[test]
+    fn picker_orders_by_gain_then_history_then_code() {
+        // The slow way: each move's gain played out.
+        picker_orders_by(
+            Variant::Standard,
+            0x1234_5678_9ABC_DEF1,
+            false,
+            |pos, m| match order(pos, false) {
+                Order::Gain => pos.gain(m),
+                Order::History => 0,
+                Order::FewReplies => unreachable!("only searched to the end"),
+            },
+        );
     }
 }
