@@ -1,7 +1,6 @@
 //! The ordered move picker: a node's legal moves handed out best first.
 
 use super::history::{Scores, Tables};
-use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::codes::{MAX_MOVES, NO_MOVE, decode, encode};
 use crate::gains::keys::{Keys, gain_of};
@@ -11,7 +10,7 @@ use crate::gains::points::{bishop_points, king_points, knight_points, queen_poin
 use crate::position::Position;
 use crate::search::endgame::open::three_left::Three;
 use crate::types::{Piece, Placement, Square};
-use crate::variant::{Moves, Variant};
+use crate::variant::{Moves, Variant, original};
 
 /// Up to this many moves to score, each one's gain comes from a scan of
 /// its square ([`Position::gain`], some 300 instructions) rather than from
@@ -72,11 +71,7 @@ const REPLY_WEIGHT: i32 = 4;
 /// `original`: the empty squares it attacks, or every empty one if none.
 #[inline(always)]
 fn replies(occ: Bitboard, piece: Piece, s: Square) -> i32 {
-    let empty = !(occ | Bitboard::from_square(s));
-    match (attacks::attacks(piece, s, occ) & empty).count() {
-        0 => empty.count() as i32,
-        n => n as i32,
-    }
+    original::targets(piece, s, occ | Bitboard::from_square(s)).count() as i32
 }
 
 /// Is the killer tried before the moves are scored, at a node searched to

@@ -201,16 +201,14 @@ pub fn export(
         })
         .collect();
     lines.sort();
+    let (which, flag) = match moves_only {
+        true => ("with a proven move", " --moves-only"),
+        false => ("settled or with a proven move", ""),
+    };
     let mut s = format!(
-        "# cheversi book: {variant} {}, {} positions {} (cheversi solve export{})\n",
+        "# cheversi book: {variant} {}, {} positions {which} (cheversi solve export{flag})\n",
         mode.name(),
         lines.len(),
-        if moves_only {
-            "with a proven move"
-        } else {
-            "settled or with a proven move"
-        },
-        if moves_only { " --moves-only" } else { "" }
     );
     for l in lines {
         s += &l;

@@ -5,7 +5,7 @@
 
 mod moves;
 mod open;
-mod original;
+pub mod original;
 mod standard;
 
 pub use moves::Moves;

@@ -10,6 +10,16 @@ use crate::zobrist;
 /// Lewicki's rules.
 pub struct Original;
 
+/// Where the placement after `piece` on `sq` may go, on a board occupied
+/// by `occ` (`sq` among it): the empty squares the piece attacks (rule 2),
+/// or, with none, any empty square (rule 3).
+#[inline(always)]
+pub fn targets(piece: Piece, sq: crate::types::Square, occ: Bitboard) -> Bitboard {
+    let empty = !occ;
+    let followed = attacks::attacks(piece, sq, occ) & empty;
+    if followed.is_empty() { empty } else { followed }
+}
+
 impl Rules for Original {
     #[inline(never)]
     fn legal(pos: &Position) -> Moves {
@@ -17,13 +27,10 @@ impl Rules for Original {
         if pos.is_over() {
             return moves;
         }
-        let empty = pos.empty();
-        let followed = match pos.last_placement() {
-            Some(last) => pos.attacks_from(last.piece, last.square) & empty,
-            None => empty,
+        let targets = match pos.last_placement() {
+            Some(last) => targets(last.piece, last.square, pos.occupied()),
+            None => pos.empty(),
         };
-        // Rule 3: with no attacked empty square, any empty square.
-        let targets = if followed.is_empty() { empty } else { followed };
         let us = pos.side_to_move();
         for p in Piece::ALL {
             if pos.in_hand(us, p) > 0 {
