@@ -5,6 +5,7 @@
 use crate::perft::perft;
 use crate::position::Position;
 use crate::search::{Control, Event, Info, Limits, Options, Searcher};
+use crate::solve::explore;
 use crate::types::Placement;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -26,6 +27,10 @@ pub enum Report {
     Finished(Finish),
     /// `perft`: the count below one first placement.
     PerftMove(Placement, u64),
+    /// `explore`: a move's interval, as it narrows.
+    Explore(explore::Event),
+    /// `explore` is over: what it proved, best first.
+    Explored(explore::Summary),
     /// `perft` is over.
     PerftDone {
         /// Leaves counted.
@@ -107,6 +112,16 @@ impl Engine {
     pub fn perft(&mut self, pos: &Position, depth: u32) -> Result<(), Busy> {
         let mut pos = pos.clone();
         self.spawn(move |_, control, sink, done| perft_job(&mut pos, depth, control, &*sink, done))
+    }
+
+    /// Starts proving the value of every legal move of `pos`, for at most
+    /// `budget` (until every move is exact, or `stop`, without one);
+    /// returns at once.
+    pub fn explore(&mut self, pos: &Position, budget: Option<Duration>) -> Result<(), Busy> {
+        let pos = pos.clone();
+        self.spawn(move |searcher, control, sink, done| {
+            explore_job(searcher, &pos, budget, control, &*sink, done)
+        })
     }
 
     /// Stops the job, if any, and waits until it has sent its final report.
@@ -306,6 +321,57 @@ fn book_info(
         time: start.elapsed(),
         hashfull: 0,
         pv: vec![mv],
+    }
+}
+
+fn explore_job(
+    searcher: &mut Searcher,
+    pos: &Position,
+    budget: Option<Duration>,
+    control: &Control,
+    sink: &(dyn Fn(Report) + Send + Sync),
+    done: &AtomicBool,
+) {
+    let use_book = searcher.options().own_book;
+    let over = AtomicBool::new(false);
+    let run = thread::scope(|scope| {
+        if let Some(budget) = budget {
+            let end = Instant::now() + budget;
+            let over = &over;
+            scope.spawn(move || stop_at(end, control, over));
+        }
+        // A bug in the search must not cost the GUI its closing line.
+        let run = panic::catch_unwind(AssertUnwindSafe(|| {
+            explore::explore(searcher, pos, use_book, control, &mut |e| {
+                sink(Report::Explore(e.clone()))
+            })
+        }));
+        over.store(true, Ordering::SeqCst);
+        run
+    });
+    let summary = run.unwrap_or_else(|_| {
+        log::error!("the explorer panicked in {}", pos.fen());
+        *searcher = Searcher::new(searcher.options().clone());
+        let event = Event::Message("error: the explorer failed".into());
+        sink(Report::Event {
+            event,
+            multipv: false,
+        });
+        explore::Summary::default()
+    });
+    done.store(true, Ordering::SeqCst);
+    sink(Report::Explored(summary));
+}
+
+/// Says stop at `end`, unless the job is `over` first.
+fn stop_at(end: Instant, control: &Control, over: &AtomicBool) {
+    while !over.load(Ordering::SeqCst) && !control.stopped() {
+        let now = Instant::now();
+        if now >= end {
+            control.stop();
+            return;
+        }
+        thread::park_timeout((end - now).min(Duration::from_millis(5)));
     }
 }
 

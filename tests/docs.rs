@@ -10,7 +10,7 @@
 //!   its output (stdout, then stderr).
 //!
 //! In both, ` # ` starts a comment and a line that starts with `#` is one.
-//! Figures that vary from run to run (`nps`, `time`, `Total time (ms)`,
+//! Figures that vary from run to run (`nps`, `time` (of `info` and `explored` lines), `Total time (ms)`,
 //! `Nodes/second`, and `Hash`'s max: the machine's memory) are masked on
 //! both sides. An expected line `...` stands for any lines; a line ending in ` ...` for any line that starts so.
 //!
@@ -146,7 +146,10 @@ fn mask(line: &str) -> String {
     let mut hide = false;
     for w in line.split(' ') {
         out.push(if hide { "*" } else { w });
-        hide = matches!(w, "nps" | "time") && line.starts_with("info depth");
+        hide = matches!(w, "nps" | "time")
+            && ["info depth", "info explore", "explored"]
+                .iter()
+                .any(|p| line.starts_with(p));
     }
     out.join(" ")
 }
@@ -263,6 +266,7 @@ impl Session {
                 got
             }
             "go" => self.until(false, |l| l.starts_with("bestmove") || error(l)),
+            "explore" => self.until(true, |l| l.starts_with("explored") || error(l)),
             "stop" | "ponderhit" if self.searching => {
                 self.searching = false;
                 self.until(true, |l| l.starts_with("bestmove"))

@@ -45,6 +45,7 @@ const VOCAB: &[&str] = &[
     "K@z9",
     "@",
     "go",
+    "explore",
     "depth",
     "nodes",
     "movetime",

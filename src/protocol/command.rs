@@ -39,6 +39,8 @@ pub enum Command {
     },
     /// `go ...`: search.
     Go(Limits),
+    /// `explore [movetime MS]`: prove every legal move's value.
+    Explore(Option<Duration>),
     /// `go perft <depth>`: count the game tree.
     Perft(u32),
     /// `stop`.
@@ -186,6 +188,7 @@ fn arguments<'a>(word: &str, rest: &'a str) -> Option<Res<'a, Command>> {
         "setoption" => setoption(rest),
         "position" => position(rest),
         "go" => go(rest),
+        "explore" => explore(rest),
         "query" => query(rest),
         "bench" => map(
             opt(preceded(peek(token), number::<u32>("a depth"))),
@@ -447,6 +450,15 @@ fn go_param(i: &str) -> Res<'_, GoParam> {
     }
 }
 
+/// `explore [movetime MS]`.
+fn explore(i: &str) -> Res<'_, Command> {
+    let budget = preceded(keyword("movetime"), number("milliseconds after 'movetime'"));
+    map(opt(budget), |ms: Option<u64>| {
+        Command::Explore(ms.map(Duration::from_millis))
+    })
+    .parse(i)
+}
+
 /// `go depth 0` would search nothing: refused rather than taken as 1.
 fn depth(i: &str) -> Res<'_, GoParam> {
     let (rest, d) = number("a depth after 'depth'")(i)?;
@@ -562,6 +574,13 @@ mod tests {
         };
         assert!(l.infinite && l.searchmoves.len() == 2 && l.nodes == Some(5));
         assert_eq!(ok("go perft 3"), Command::Perft(3));
+        assert_eq!(ok("explore"), Command::Explore(None));
+        assert_eq!(
+            ok("explore movetime 250"),
+            Command::Explore(Some(ms(250).unwrap()))
+        );
+        assert!(err("explore movetime").contains("milliseconds after 'movetime'"));
+        assert!(err("explore depth 3").contains("unexpected 'depth'"));
         assert_eq!(ok("go"), Command::Go(Limits::default()));
         assert!(err("go depth x").contains("a depth after 'depth'"));
         assert!(err("go depth").contains("but the line ends"));

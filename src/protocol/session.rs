@@ -98,6 +98,7 @@ impl Session {
             Command::NewGame => self.engine.clear().map_err(busy),
             Command::Position { start, moves } => self.position(start, &moves),
             Command::Go(limits) => self.go(limits),
+            Command::Explore(budget) => self.engine.explore(&self.pos, budget).map_err(busy),
             Command::Perft(depth) => self.engine.perft(&self.pos, depth).map_err(busy),
             Command::Stop => {
                 self.engine.stop();

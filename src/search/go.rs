@@ -155,11 +155,34 @@ impl Searcher {
     /// search the same tree (lazy SMP over the shared table). Also returns
     /// the root's table move, the move that proved the value or bound.
     pub fn solve_within(&mut self, pos: &Position, alpha: Value, beta: Value) -> Solved {
+        self.solve_window(pos, alpha, beta, &Control::default())
+    }
+
+    /// [`Searcher::solve_within`] until `control` says stop (the explorer's
+    /// searches, which `stop` and a time budget end): `None` if it did, as
+    /// the value of a search cut short proves nothing.
+    pub fn solve_within_until(
+        &mut self,
+        pos: &Position,
+        alpha: Value,
+        beta: Value,
+        control: &Control,
+    ) -> Option<Solved> {
+        let solved = self.solve_window(pos, alpha, beta, control);
+        (!control.stopped()).then_some(solved)
+    }
+
+    fn solve_window(
+        &mut self,
+        pos: &Position,
+        alpha: Value,
+        beta: Value,
+        control: &Control,
+    ) -> Solved {
         self.tt.new_search();
-        let control = Control::default();
         let budget = Budget::new(pos, &Limits::default(), &self.options, Instant::now());
         let threads = self.tables.len();
-        let shared = Shared::new(&self.tt, &control, budget, threads, self.options.tuned_eval);
+        let shared = Shared::new(&self.tt, control, budget, threads, self.options.tuned_eval);
         let (alpha, beta) = (alpha.max(-INFINITE), beta.min(INFINITE));
         let left = pos.plies_left();
         let (main_tables, helpers) = self.tables.split_first_mut().expect("one table per thread");

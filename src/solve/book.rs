@@ -144,6 +144,19 @@ pub fn probe(pos: &Position) -> Option<Answer> {
     answer(pos, &c, e)
 }
 
+/// The compiled-in book's interval of `pos`'s value (points, the side to
+/// move's view; [`NO_BOUND`] where an end is open) and the move proving
+/// its lower end, as a move of `pos`.
+pub fn interval(pos: &Position) -> Option<(i32, i32, Option<Placement>)> {
+    let c = Canonical::of(pos);
+    let e = book().get(&(pos.variant(), c.key.clone()))?;
+    let best = e
+        .best
+        .map(|m| c.from_image(m))
+        .filter(|&m| e.lo > -NO_BOUND && pos.legal_moves().contains(m));
+    Some((e.lo, e.hi, best))
+}
+
 /// `e`'s answer for `pos` (canonical form `c`): its exact value, its
 /// win/draw/loss, or the lower bound its move proves; None if it proves
 /// nothing of either.

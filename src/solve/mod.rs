@@ -14,6 +14,7 @@
 pub mod book;
 pub mod canon;
 pub mod cli;
+pub mod explore;
 pub mod job;
 pub mod mode;
 pub mod split;

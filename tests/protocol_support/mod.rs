@@ -95,7 +95,11 @@ impl Engine {
         got.pop();
         // A running search's lines, its book line among them (the empty
         // board is in the book: a proven loss), may come at any time.
-        got.retain(|l| !l.starts_with("info depth ") && !l.starts_with("info string book "));
+        got.retain(|l| {
+            !l.starts_with("info depth ")
+                && !l.starts_with("info string book ")
+                && !l.starts_with("info explore ")
+        });
         got
     }
 

@@ -12,6 +12,7 @@ pub use spec::{Kind, Spec};
 
 use crate::engine::{Finish, Report};
 use crate::search::{Bound, Event, Info};
+use crate::solve::explore::{self, MoveValue, Progress, Summary};
 use crate::types::Placement;
 use std::fmt::{self, Write as _};
 use std::time::Duration;
@@ -48,6 +49,10 @@ pub enum Response {
     Eval(Box<View>),
     /// `moves`: the legal placements.
     Moves(Vec<Placement>),
+    /// `explore`: one move's proven interval and the progress.
+    ExploreMove(MoveValue, Progress),
+    /// `explore`: the closing line.
+    Explored(Summary),
     /// `perft`: one first placement and its count.
     PerftMove(Placement, u64),
     /// `perft`: the total.
@@ -164,6 +169,8 @@ impl Response {
                 Response::Info(InfoLine::last(&f)),
                 Response::BestMove(f.best),
             ],
+            Report::Explore(explore::Event::Move(v, p)) => vec![Response::ExploreMove(v, p)],
+            Report::Explored(s) => vec![Response::Explored(s)],
             Report::PerftMove(pl, n) => vec![Response::PerftMove(pl, n)],
             Report::PerftDone {
                 nodes,
@@ -222,6 +229,8 @@ impl fmt::Display for Response {
             Response::Board(v) => board::draw(f, v),
             Response::Eval(v) => board::eval(f, v),
             Response::Moves(m) => write_moves(f, m),
+            Response::ExploreMove(v, p) => write_explore_move(f, v, p),
+            Response::Explored(s) => write_explored(f, s),
             Response::PerftMove(pl, n) => write!(f, "{pl}: {n}"),
             Response::PerftTotal {
                 nodes,
@@ -316,6 +325,45 @@ fn write_moves(f: &mut fmt::Formatter<'_>, moves: &[Placement]) -> fmt::Result {
     Ok(())
 }
 
+/// `info explore move K@b2 lo -1 hi -1 by book exact 12 of 64 nodes 0 time 0`.
+fn write_explore_move(f: &mut fmt::Formatter<'_>, v: &MoveValue, p: &Progress) -> fmt::Result {
+    let end = |b: Option<i32>| b.map_or("none".to_string(), |b| b.to_string());
+    write!(
+        f,
+        "info explore move {} lo {} hi {} by {} ",
+        v.mv,
+        end(v.lo),
+        end(v.hi),
+        v.proof.name()
+    )?;
+    write_progress(f, p)
+}
+
+/// `explored complete exact 20 of 20 nodes N time MS best K@b2 ...`.
+fn write_explored(f: &mut fmt::Formatter<'_>, s: &Summary) -> fmt::Result {
+    let done = if s.complete { "complete" } else { "incomplete" };
+    write!(f, "explored {done} ")?;
+    write_progress(f, &s.progress)?;
+    if !s.best.is_empty() {
+        f.write_str(" best")?;
+        for m in &s.best {
+            write!(f, " {m}")?;
+        }
+    }
+    Ok(())
+}
+
+fn write_progress(f: &mut fmt::Formatter<'_>, p: &Progress) -> fmt::Result {
+    write!(
+        f,
+        "exact {} of {} nodes {} time {}",
+        p.exact,
+        p.moves,
+        p.nodes,
+        p.elapsed.as_millis()
+    )
+}
+
 fn write_perft(f: &mut fmt::Formatter<'_>, nodes: u64, t: Duration, complete: bool) -> fmt::Result {
     if !complete {
         writeln!(f, "info string perft stopped: the count is partial")?;
@@ -350,6 +398,7 @@ Cheversi engine. Commands (one per line):
      [movestogo N] [infinite] [ponder] [searchmoves K@d4 ...]
   go p1time MS p2time MS p1inc MS p2inc MS     (UGI clocks)
   go perft D                count the game tree D plies deep
+  explore [movetime MS]     prove every legal move's value (book, then search)
   stop | ponderhit | quit
   query p1turn|gameover|result                 (UGI)
   d        the board, attacks, hands, scores, position string, moves
