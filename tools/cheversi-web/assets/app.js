@@ -1,59 +1,83 @@
 // The Cheversi board page. The server holds the game and the rules (from the
-// engine's library); this script draws what it sends and sends what is clicked.
-"use strict";
+// engine's library); this page draws what it sends and sends what is
+// clicked. Modules: common.js (shared state, the notice line), board.js,
+// moves.js, analysis.js, settings.js, address.js.
+//
+// For other scripts on the page (e.g. an explorer panel): a `cheversi:position`
+// event on `window` whenever the position shown changes, with
+// `{variant, fen, side, ply, moves, start_fen}` (`moves`: the placements
+// leading to it), and `window.cheversi` with `play("K@d4")`, `goto(ply)`
+// and `state()`.
 
-const PIECES = ["K", "Q", "R", "B", "N"];
-const GLYPH = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞" };
-const NAME = { K: "King", Q: "Queen", R: "Rook", B: "Bishop", N: "Knight" };
-const FILES = "abcdefgh";
+import { $, clearNotice, drawNotice, notice, ui } from "./common.js";
+import { drawBoard, drawHands, initBoard, settleSelection } from "./board.js";
+import { drawMoves } from "./moves.js";
+import { analysisState, initAnalysis, onBook, onInfo } from "./analysis.js";
+import { applySettings, settingsError, settingsState, showSettings } from "./settings.js";
+import { matches, readAddress, restoreMessages, writeAddress } from "./address.js";
 
 let ws = null;
-let st = null; // the last state from the server
-let selected = null; // the piece letter picked from the hand
-let flipped = false;
-let flipTouched = false;
-let search = { id: 0, ply: 0, lines: new Map(), book: null };
 let endDismissed = "";
 let settingsShown = false;
-
-const $ = (id) => document.getElementById(id);
+let restoring = null; // the game the address asked for, until it is shown
+let positionKey = "";
+let gameKey = "";
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
+// A player's action: the old message goes, the new one is sent.
+function act(msg) {
+  clearNotice();
+  send(msg);
+}
+
 function connect() {
-  ws = new WebSocket(`ws://${location.host}/ws`);
+  $("blocker").hidden = true;
+  let full = false;
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onopen = () => {
+    const a = readAddress();
+    restoring = a;
+    if (a) for (const m of restoreMessages(a)) send(m);
+  };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === "full") full = true;
     handle(msg);
   };
   ws.onclose = () => {
-    $("engine-status").textContent = "disconnected from the server: reload the page";
+    $("engine-status").textContent = "disconnected from the server";
     $("engine-status").className = "status bad";
+    $("engine-status").dataset.status = "closed";
+    if (!full) block("The connection to the server was lost.", "Reconnect");
   };
+}
+
+// Covers the page: nothing can be played until it is open again.
+function block(text, button) {
+  $("blocker-text").textContent = text;
+  $("blocker-retry").textContent = button;
+  $("blocker").hidden = false;
 }
 
 function handle(msg) {
   switch (msg.type) {
-    case "state": st = msg; onState(); break;
+    case "state": st(msg); break;
     case "info": onInfo(msg); break;
-    case "book":
-      if (msg.search === search.id || search.id === 0) { search.id = msg.search; search.book = msg.text; drawAnalysis(); }
-      break;
+    case "book": onBook(msg); break;
     case "engine_text": $("engine-text").textContent = "engine: " + msg.text; break;
     case "engine": onEngine(msg); break;
     case "illegal": notice(msg.reason, "illegal"); break;
     case "pgn": $("io").value = msg.text; notice("the game as PGN is in the box below", ""); break;
-    case "error": notice(msg.message, "error"); break;
+    case "error":
+      if (restoring) { restoring = null; notice("the address's game cannot be shown: " + msg.message, "error"); break; }
+      if (!settingsError(msg.message)) notice(msg.message, "error");
+      break;
+    case "full": block(`The server is busy: ${msg.message}.`, "Try again"); break;
   }
-}
-
-function notice(text, cls) {
-  const n = $("notice");
-  n.textContent = text;
-  n.className = cls;
 }
 
 function onEngine(msg) {
@@ -69,158 +93,58 @@ function onEngine(msg) {
   s.textContent = msg.status === "ready" ? msg.message
     : msg.status === "failed" ? "engine stopped" : "engine starting…";
   s.className = "status " + (msg.status === "ready" ? "ok" : msg.status === "failed" ? "bad" : "");
-  if (st) drawStatus();
+  if (ui.st) drawStatus();
 }
 
 // ---- state ----
 
-function onState() {
-  const p = st.position;
-  const mover = p.side;
-  const human = st.players[mover === "white" ? 0 : 1] === "human";
-  if (!flipTouched) flipped = st.players[0] === "engine" && st.players[1] === "human";
-  if (selected && (!human || handOf(mover)[PIECES.indexOf(selected)] === 0)) selected = null;
-  const pieces = new Set(p.legal.map((m) => m[0]));
-  if (human && pieces.size === 1) selected = [...pieces][0];
-  if (search.ply !== p.ply && !st.thinking && !st.analyse) clearAnalysis();
-  if (!settingsShown) { showSettings(st.settings); settingsShown = true; }
-  $("variant").value = st.variant;
-  $("white-player").value = st.players[0];
-  $("black-player").value = st.players[1];
-  $("analyse").checked = st.analyse;
-  const both = st.players[0] === "engine" && st.players[1] === "engine";
+function st(msg) {
+  ui.st = msg;
+  if (restoring && matches(restoring, msg)) restoring = null;
+  if (!restoring) writeAddress(msg);
+  const key = [msg.variant, msg.start_fen, msg.moves.join(" "), msg.cursor].join("|");
+  if (key !== gameKey) { gameKey = key; clearNotice(); }
+  if (!ui.flipTouched) ui.flipped = msg.players[0] === "engine" && msg.players[1] === "human";
+  settleSelection();
+  if (!settingsShown) { showSettings(msg.settings); settingsShown = true; }
+  settingsState();
+  $("variant").value = msg.variant;
+  $("white-player").value = msg.players[0];
+  $("black-player").value = msg.players[1];
+  $("analyse").checked = msg.analyse;
+  const both = msg.players[0] === "engine" && msg.players[1] === "engine";
   $("pause").hidden = !both;
-  $("pause").textContent = st.paused ? "Go on" : "Pause";
+  $("pause").textContent = msg.paused ? "Go on" : "Pause";
   draw();
+  analysisState();
+  announce(msg);
 }
 
-function handOf(color) { return st.position.hands[color === "white" ? 0 : 1]; }
+// Tells other scripts on the page that the position shown changed.
+function announce(s) {
+  const moves = s.moves.slice(0, s.cursor);
+  const key = [s.variant, s.start_fen, moves.join(" ")].join("|");
+  if (key === positionKey) return;
+  positionKey = key;
+  const detail = { variant: s.variant, fen: s.position.fen, side: s.position.side, ply: s.position.ply, moves, start_fen: s.start_fen };
+  window.dispatchEvent(new CustomEvent("cheversi:position", { detail }));
+}
 
+// Redraws everything, keeping the keyboard focus where it was.
 function draw() {
+  const focused = document.activeElement && document.activeElement.id;
   drawBoard();
   drawHands();
-  drawMoves();
+  drawMoves(goto);
   drawStatus();
   drawEnd();
-  drawAnalysis();
-}
-
-function squareName(i) { return FILES[i % 8] + (Math.floor(i / 8) + 1); }
-
-function drawBoard() {
-  const board = $("board");
-  const p = st.position;
-  const legal = new Set(p.legal.filter((m) => m[0] === selected).map((m) => m.slice(2)));
-  const showAtt = $("show-attacks").checked;
-  board.replaceChildren();
-  for (let row = 0; row < 8; row++) {
-    for (let col = 0; col < 8; col++) {
-      const rank = flipped ? row : 7 - row;
-      const file = flipped ? 7 - col : col;
-      const i = rank * 8 + file;
-      const name = squareName(i);
-      const sq = document.createElement("div");
-      sq.id = "sq-" + name;
-      sq.className = "sq " + ((rank + file) % 2 === 0 ? "dark" : "light");
-      sq.dataset.square = name;
-      const piece = p.board[i];
-      if (piece) {
-        const white = piece === piece.toUpperCase();
-        const g = document.createElement("span");
-        g.className = "piece " + (white ? "white" : "black");
-        g.textContent = GLYPH[piece.toUpperCase()];
-        sq.appendChild(g);
-        sq.dataset.piece = piece;
-      } else if (showAtt) {
-        const w = p.attackers[0][i], b = p.attackers[1][i];
-        if (w) sq.appendChild(count("att-w", w));
-        if (b) sq.appendChild(count("att-b", b));
-        if (w || b) sq.classList.add(w > b ? "att-white" : b > w ? "att-black" : "att-both");
-      }
-      if (p.last === name) sq.classList.add("last");
-      if (legal.has(name)) sq.classList.add("legal");
-      if (col === 0) sq.appendChild(label("rank", rank + 1));
-      if (row === 7) sq.appendChild(label("file", FILES[file]));
-      sq.addEventListener("click", () => clickSquare(name));
-      board.appendChild(sq);
-    }
-  }
-}
-
-function count(cls, n) {
-  const s = document.createElement("span");
-  s.className = "att " + cls;
-  s.textContent = n;
-  return s;
-}
-
-function label(cls, text) {
-  const s = document.createElement("span");
-  s.className = "coord " + cls;
-  s.textContent = text;
-  return s;
-}
-
-function drawHands() {
-  const p = st.position;
-  for (const color of ["white", "black"]) {
-    const box = $("hand-" + color);
-    const ci = color === "white" ? 0 : 1;
-    const human = st.players[ci] === "human";
-    const mine = p.side === color && !p.result;
-    box.classList.toggle("to-move", mine);
-    $("points-" + color).textContent = p.points[ci];
-    $("who-" + color).textContent =
-      (color === "white" ? "White" : "Black") + " · " + (human ? "human" : st.engine_name || "engine");
-    const pieces = box.querySelector(".pieces");
-    pieces.replaceChildren();
-    PIECES.forEach((k, pi) => {
-      const n = p.hands[ci][pi];
-      const b = document.createElement("button");
-      b.id = `hand-${color}-${k}`;
-      b.className = "hand-piece " + color;
-      b.title = NAME[k];
-      b.dataset.count = n;
-      b.innerHTML = `<span class="glyph">${GLYPH[k]}</span><span class="n">${n}</span>`;
-      b.disabled = n === 0 || !mine || !human;
-      if (mine && selected === k) b.classList.add("selected");
-      b.addEventListener("click", () => { selected = k; notice(`${NAME[k]} picked: click a square`, ""); drawBoard(); drawHands(); });
-      pieces.appendChild(b);
-    });
-  }
-}
-
-function clickSquare(name) {
-  if (!st) return;
-  const p = st.position;
-  if (p.result) { notice("the game is over", "error"); return; }
-  if (!selected) { notice("pick a piece from the hand first", "error"); return; }
-  send({ type: "play", placement: `${selected}@${name}` });
-}
-
-function drawMoves() {
-  const ol = $("moves");
-  ol.replaceChildren();
-  st.moves.forEach((m, i) => {
-    const ply = st.start_ply + i;
-    const li = document.createElement("li");
-    li.dataset.ply = i + 1;
-    li.dataset.move = m;
-    const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : (i === 0 ? `${(ply - 1) / 2 + 1}…` : "");
-    li.innerHTML = `<span class="num">${num}</span>${m}`;
-    li.className = (ply % 2 === 0 ? "w" : "b") + (i + 1 === st.cursor ? " current" : "") + (i + 1 > st.cursor ? " after" : "");
-    li.addEventListener("click", () => send({ type: "goto", ply: i + 1 }));
-    ol.appendChild(li);
-  });
-  $("first").disabled = st.cursor === 0;
-  $("back").disabled = st.cursor === 0;
-  $("forward").disabled = st.cursor === st.moves.length;
-  $("last").disabled = st.cursor === st.moves.length;
+  drawNotice();
+  if (focused && document.activeElement !== $(focused) && $(focused)) $(focused).focus({ preventScroll: true });
 }
 
 function drawStatus() {
-  if (!st) return;
   const s = $("engine-status");
+  const st = ui.st;
   if (st.thinking && s.dataset.status === "ready") {
     s.textContent = `${st.engine_name || "engine"} is thinking for ${st.thinking}…`;
   } else if (s.dataset.status === "ready") {
@@ -228,10 +152,15 @@ function drawStatus() {
   }
 }
 
+function endKey() {
+  const st = ui.st;
+  return st.variant + (st.start_fen || "") + st.moves.join(" ");
+}
+
 function drawEnd() {
+  const st = ui.st;
   const r = st.position.result;
-  const key = st.variant + (st.start_fen || "") + st.moves.join(" ");
-  const show = r && st.cursor === st.moves.length && endDismissed !== key;
+  const show = r && st.cursor === st.moves.length && endDismissed !== endKey();
   $("end").hidden = !show;
   if (!show) return;
   const [w, b] = st.position.points;
@@ -240,146 +169,75 @@ function drawEnd() {
   $("end").dataset.winner = r.winner;
 }
 
-// ---- analysis ----
-
-function clearAnalysis() {
-  search = { id: 0, ply: st ? st.position.ply : 0, lines: new Map(), book: null };
+function goto(ply) {
+  if (!ui.st) return;
+  const n = Math.max(0, Math.min(ui.st.moves.length, ply));
+  if (n !== ui.st.cursor) act({ type: "goto", ply: n });
 }
 
-function onInfo(msg) {
-  if (msg.search !== search.id) {
-    search = { id: msg.search, ply: msg.ply, left: msg.left, lines: new Map(), book: search.id === 0 ? search.book : null };
-  }
-  const prev = search.lines.get(msg.info.multipv);
-  if (msg.info.multipv > 1 && prev && prev.info.depth > msg.info.depth) return;
-  search.lines.set(msg.info.multipv, msg);
-  // A deeper first line makes the other lines stale.
-  if (msg.info.multipv === 1) {
-    for (const [k, v] of search.lines) if (k > 1 && v.info.depth < msg.info.depth - 1) search.lines.delete(k);
-  }
-  drawAnalysis();
+function play(text) {
+  act({ type: "play", placement: text });
 }
 
-function scoreText(msg) {
-  const i = msg.info;
-  if (i.cp === null || i.cp === undefined) return "";
-  const white = msg.ply % 2 === 0 ? i.cp : -i.cp; // cp is the mover's view
-  const v = white / 100;
-  const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
-  const mag = Math.abs(v);
-  const num = msg.exact ? String(Math.round(mag)) : mag.toFixed(2);
-  const bound = i.bound === "lower" ? (msg.ply % 2 === 0 ? "≥" : "≤") : i.bound === "upper" ? (msg.ply % 2 === 0 ? "≤" : "≥") : "";
-  return bound + sign + num;
-}
-
-function pvText(startPly, pv) {
-  const out = [];
-  pv.forEach((m, k) => {
-    const ply = startPly + k;
-    if (ply % 2 === 0) out.push(`${ply / 2 + 1}.`);
-    else if (k === 0) out.push(`${(ply - 1) / 2 + 1}…`);
-    out.push(m);
-  });
-  return out.join(" ");
-}
-
-function fmtNum(n) {
-  if (n === null || n === undefined) return "–";
-  if (n >= 1e9) return (n / 1e9).toFixed(2) + " G";
-  if (n >= 1e6) return (n / 1e6).toFixed(2) + " M";
-  if (n >= 1e3) return (n / 1e3).toFixed(1) + " k";
-  return String(n);
-}
-
-function drawAnalysis() {
-  const what = $("an-what");
-  if (!st) return;
-  if (st.thinking) what.textContent = `engine thinking for ${st.thinking}`;
-  else if (st.analyse) what.textContent = st.position.result ? "the game is over" : `analysing ply ${st.position.ply}`;
-  else what.textContent = search.id ? `last search (ply ${search.ply})` : "analysis off";
-  const solved = $("solved");
-  solved.hidden = !search.book;
-  if (search.book) solved.textContent = search.book.startsWith("solved") ? search.book : "solved: " + search.book;
-  const body = $("an-lines").tBodies[0];
-  body.replaceChildren();
-  const keys = [...search.lines.keys()].sort((a, b) => a - b);
-  for (const k of keys) {
-    const msg = search.lines.get(k);
-    const tr = document.createElement("tr");
-    tr.className = "line";
-    const depth = msg.info.depth === null ? "" : msg.exact ? `${msg.info.depth} exact` : `d${msg.info.depth}`;
-    tr.innerHTML = `<td class="score"></td><td class="depth"></td><td class="pv"></td>`;
-    tr.children[0].textContent = scoreText(msg);
-    tr.children[1].textContent = depth;
-    tr.children[2].textContent = pvText(msg.ply, msg.info.pv);
-    if (msg.exact) tr.classList.add("exact");
-    body.appendChild(tr);
-  }
-  const first = search.lines.get(1);
-  $("an-stats").textContent = first
-    ? `depth ${first.info.depth ?? "–"}/${first.info.seldepth ?? "–"} of ${first.left} left · ${fmtNum(first.info.nodes)} nodes · ${fmtNum(first.info.nps)} nodes/s · score: White's expected final point lead`
-    : "";
-}
-
-// ---- settings ----
-
-function showSettings(s) {
-  $("limit").value = s.limit;
-  $("limit-value").value = s.value;
-  $("threads").value = s.threads;
-  $("hash").value = s.hash;
-  $("multipv").value = s.multipv;
-  $("delay").value = s.delay;
-  $("delay-text").textContent = `${s.delay} ms between moves`;
-}
-
-function readSettings() {
-  const n = (id) => Number.parseInt($(id).value, 10);
-  return {
-    type: "settings",
-    limit: $("limit").value,
-    value: n("limit-value"),
-    threads: n("threads"),
-    hash: n("hash"),
-    multipv: n("multipv"),
-    delay: n("delay"),
-  };
+function newGame(variant) {
+  endDismissed = "";
+  act({ type: "new", variant });
 }
 
 function setup() {
-  $("new").addEventListener("click", () => { endDismissed = ""; send({ type: "new", variant: $("variant").value }); });
-  $("end-new").addEventListener("click", () => { endDismissed = ""; send({ type: "new", variant: st.variant }); });
-  $("end-close").addEventListener("click", () => {
-    endDismissed = st.variant + (st.start_fen || "") + st.moves.join(" ");
-    drawEnd();
-  });
-  const players = () => send({ type: "players", white: $("white-player").value, black: $("black-player").value });
+  initBoard(play);
+  initAnalysis((list) => list.forEach(play));
+  $("new").addEventListener("click", () => newGame($("variant").value));
+  $("variant").addEventListener("change", () => newGame($("variant").value));
+  $("end-new").addEventListener("click", () => newGame(ui.st.variant));
+  $("end-close").addEventListener("click", () => { endDismissed = endKey(); drawEnd(); });
+  const players = () => act({ type: "players", white: $("white-player").value, black: $("black-player").value });
   $("white-player").addEventListener("change", players);
   $("black-player").addEventListener("change", players);
-  $("pause").addEventListener("click", () => send({ type: "pause", on: !st.paused }));
-  $("first").addEventListener("click", () => send({ type: "goto", ply: 0 }));
-  $("back").addEventListener("click", () => send({ type: "goto", ply: Math.max(0, st.cursor - 1) }));
-  $("forward").addEventListener("click", () => send({ type: "goto", ply: Math.min(st.moves.length, st.cursor + 1) }));
-  $("last").addEventListener("click", () => send({ type: "goto", ply: st.moves.length }));
-  $("takeback").addEventListener("click", () => { endDismissed = ""; send({ type: "takeback" }); });
-  $("analyse").addEventListener("change", () => send({ type: "analyse", on: $("analyse").checked }));
-  $("show-attacks").addEventListener("change", () => { if (st) drawBoard(); });
-  $("flip").addEventListener("click", () => { flipped = !flipped; flipTouched = true; if (st) drawBoard(); });
-  $("apply").addEventListener("click", () => send(readSettings()));
+  $("pause").addEventListener("click", () => act({ type: "pause", on: !ui.st.paused }));
+  $("first").addEventListener("click", () => goto(0));
+  $("back").addEventListener("click", () => goto(ui.st.cursor - 1));
+  $("forward").addEventListener("click", () => goto(ui.st.cursor + 1));
+  $("last").addEventListener("click", () => goto(ui.st.moves.length));
+  $("takeback").addEventListener("click", () => { endDismissed = ""; act({ type: "takeback" }); });
+  $("analyse").addEventListener("change", () => act({ type: "analyse", on: $("analyse").checked }));
+  $("show-attacks").addEventListener("change", () => { if (ui.st) drawBoard(); });
+  $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; ui.flipTouched = true; if (ui.st) draw(); });
+  $("apply").addEventListener("click", () => { clearNotice(); applySettings(send); });
   $("delay").addEventListener("input", () => { $("delay-text").textContent = `${$("delay").value} ms between moves`; });
-  $("delay").addEventListener("change", () => send(readSettings()));
-  $("restart").addEventListener("click", () => send({ type: "restart_engine" }));
-  $("load-position").addEventListener("click", () => { endDismissed = ""; send({ type: "load_position", variant: $("variant").value, text: $("io").value }); });
-  $("load-pgn").addEventListener("click", () => { endDismissed = ""; send({ type: "load_pgn", text: $("io").value }); });
-  $("export-position").addEventListener("click", () => { if (st) $("io").value = st.position.fen; });
-  $("export-pgn").addEventListener("click", () => send({ type: "export_pgn" }));
+  $("delay").addEventListener("change", () => applySettings(send));
+  $("restart").addEventListener("click", () => act({ type: "restart_engine" }));
+  $("blocker-retry").addEventListener("click", () => { if (ws) ws.close(); connect(); });
+  const box = () => $("io").value;
+  $("load-position").addEventListener("click", () => {
+    if (!box().trim()) { notice("nothing to load: paste a position string in the box below (optionally followed by 'moves K@d4 ...')", "error"); return; }
+    endDismissed = "";
+    act({ type: "load_position", variant: $("variant").value, text: box() });
+  });
+  $("load-pgn").addEventListener("click", () => {
+    if (!box().trim()) { notice("nothing to load: paste a PGN game in the box below", "error"); return; }
+    endDismissed = "";
+    act({ type: "load_pgn", text: box(), variant: $("variant").value });
+  });
+  $("export-position").addEventListener("click", () => { if (ui.st) { $("io").value = ui.st.position.fen; clearNotice(); } });
+  $("export-pgn").addEventListener("click", () => act({ type: "export_pgn" }));
   document.addEventListener("keydown", (e) => {
-    if (!st || e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") send({ type: "goto", ply: Math.max(0, st.cursor - 1) });
-    if (e.key === "ArrowRight") send({ type: "goto", ply: Math.min(st.moves.length, st.cursor + 1) });
+    const tag = e.target.tagName;
+    if (!ui.st || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = { ArrowLeft: ui.st.cursor - 1, ArrowRight: ui.st.cursor + 1, ArrowUp: 0, ArrowDown: ui.st.moves.length, Home: 0, End: ui.st.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    goto(to);
   });
   // A page kept in the back-forward cache would keep its engine: close.
   window.addEventListener("pagehide", () => { if (ws) ws.close(); });
+  window.addEventListener("pageshow", (e) => { if (e.persisted) connect(); });
+  window.cheversi = {
+    play,
+    goto,
+    state: () => ui.st,
+    send: (text) => { if (ws) ws.send(text); },
+  };
   connect();
 }
 

@@ -10,6 +10,8 @@ pub struct Game {
     /// The start's position string when the game did not start empty.
     start_fen: Option<String>,
     moves: Vec<Placement>,
+    /// The comment after each placement (PGN's `{...}`), as long as `moves`.
+    comments: Vec<Option<String>>,
     cursor: usize,
 }
 
@@ -55,6 +57,7 @@ impl Game {
             start: Position::new(variant),
             start_fen: None,
             moves: Vec::new(),
+            comments: Vec::new(),
             cursor: 0,
         }
     }
@@ -75,6 +78,7 @@ impl Game {
                 start_fen: (!empty).then(|| start.fen()),
                 start,
                 moves: Vec::new(),
+                comments: Vec::new(),
                 cursor: 0,
             }
         };
@@ -103,6 +107,22 @@ impl Game {
     /// Every placement of the game, also those after the cursor.
     pub fn moves(&self) -> &[Placement] {
         &self.moves
+    }
+
+    /// The comment after each placement, as long as [`Game::moves`].
+    pub fn comments(&self) -> &[Option<String>] {
+        &self.comments
+    }
+
+    /// Sets the comment after the `n`th placement (1-based); false if there is none.
+    pub fn set_comment(&mut self, n: usize, text: Option<String>) -> bool {
+        match n.checked_sub(1).and_then(|i| self.comments.get_mut(i)) {
+            Some(c) => {
+                *c = text;
+                true
+            }
+            None => false,
+        }
     }
 
     /// How many placements lead to the position shown.
@@ -138,7 +158,9 @@ impl Game {
     pub fn play(&mut self, pl: Placement) -> Result<(), IllegalPlacement> {
         self.current().check(pl)?;
         self.moves.truncate(self.cursor);
+        self.comments.truncate(self.cursor);
         self.moves.push(pl);
+        self.comments.push(None);
         self.cursor += 1;
         Ok(())
     }
@@ -174,6 +196,7 @@ impl Game {
             }
         }
         self.cursor = self.moves.len();
+        self.comments.truncate(self.cursor);
         true
     }
 

@@ -39,6 +39,9 @@ struct Cli {
     /// Milliseconds of grace past a move's time, and after `stop`, for `bestmove`.
     #[arg(long, default_value_t = 2_000)]
     margin: u64,
+    /// Milliseconds a connection has to send a request's headers.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    request_timeout: u64,
     /// Be the built-in engine: the protocol on stdin/stdout (what the
     /// server runs when no `cheversi` is beside it).
     #[arg(long, hide = true)]
@@ -113,6 +116,7 @@ async fn serve(cli: Cli) {
             margin: Duration::from_millis(cli.margin),
             ping: Duration::from_secs(2),
         },
+        request_timeout: Duration::from_millis(cli.request_timeout),
     };
     if let Err(e) = server::serve(config, listener).await {
         eprintln!("cheversi-web: {e}");

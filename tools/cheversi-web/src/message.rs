@@ -54,7 +54,7 @@ pub enum ClientMsg {
         ply: usize,
     },
     /// Take back to the last human turn.
-    Takeback,
+    Takeback {},
     /// A position string, optionally followed by `moves ...`.
     LoadPosition {
         /// The variant it is played in.
@@ -66,9 +66,12 @@ pub enum ClientMsg {
     LoadPgn {
         /// The text.
         text: String,
+        /// The variant of a game without a `Variant` tag (default `standard`).
+        #[serde(default)]
+        variant: Option<String>,
     },
     /// Asks for the game as PGN.
-    ExportPgn,
+    ExportPgn {},
     /// Analysis on or off.
     Analyse {
         /// On?
@@ -82,7 +85,7 @@ pub enum ClientMsg {
     /// The engine's settings.
     Settings(Settings),
     /// Start the engine again after it gave up.
-    RestartEngine,
+    RestartEngine {},
 }
 
 /// The engine settings a page may choose; checked by [`Settings::check`].
@@ -200,6 +203,11 @@ pub enum ServerMsg {
         /// What is wrong.
         message: String,
     },
+    /// The server has no room for this page; the socket closes after it.
+    Full {
+        /// Why, for people.
+        message: String,
+    },
 }
 
 /// Everything the page draws.
@@ -227,8 +235,25 @@ pub struct StateMsg {
     pub paused: bool,
     /// Which side the engine is finding a move for, if it is.
     pub thinking: Option<&'static str>,
+    /// The search running (not being stopped), if any.
+    pub search: Option<SearchMsg>,
+    /// The comment after each placement of the move list, if any.
+    pub comments: Vec<Option<String>>,
     /// The engine's `id name`.
     pub engine_name: String,
+}
+
+/// The search the engine is running, as the page labels its lines.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchMsg {
+    /// The id its `info` messages carry.
+    pub id: u64,
+    /// `move` (the engine's own move) or `analysis`.
+    pub purpose: &'static str,
+    /// The ply of the position searched.
+    pub ply: u8,
+    /// Milliseconds since it started.
+    pub elapsed: u64,
 }
 
 /// One position, with everything the library says about it.
@@ -254,6 +279,8 @@ pub struct PositionMsg {
     pub attackers: [Vec<u8>; 2],
     /// The end, after the 16th placement.
     pub result: Option<ResultMsg>,
+    /// The rule that binds the next placement, for people (the library's words).
+    pub restriction: Option<String>,
 }
 
 /// The end of a game.
@@ -316,6 +343,7 @@ impl PositionMsg {
             legal: view.moves.iter().map(|m| m.to_string()).collect(),
             attackers: view.attackers.map(|a| a.to_vec()),
             result,
+            restriction: view.restriction,
         }
     }
 }
@@ -328,6 +356,10 @@ mod tests {
     fn messages_are_read_strictly() {
         let ok: ClientMsg = serde_json::from_str(r#"{"type":"play","placement":"K@d4"}"#).unwrap();
         assert!(matches!(ok, ClientMsg::Play { .. }));
+        for bare in ["takeback", "export_pgn", "restart_engine"] {
+            let text = format!(r#"{{"type":"{bare}"}}"#);
+            assert!(serde_json::from_str::<ClientMsg>(&text).is_ok(), "{text}");
+        }
         for bad in [
             r#"{"type":"play"}"#,
             r#"{"type":"play","placement":"K@d4","engine":"/bin/sh"}"#,
@@ -335,6 +367,9 @@ mod tests {
             r#"{"type":"goto","ply":-1}"#,
             r#"[1,2]"#,
             r#"{"type":"settings","limit":"movetime","value":50,"threads":1,"hash":16,"multipv":1}"#,
+            r#"{"type":"takeback","ply":3}"#,
+            r#"{"type":"export_pgn","path":"/etc/passwd"}"#,
+            r#"{"type":"restart_engine","program":"/bin/sh"}"#,
         ] {
             assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "{bad}");
         }

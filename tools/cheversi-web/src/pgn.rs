@@ -1,6 +1,6 @@
 //! PGN in and out, in the form `cheversi-match` writes: the seven standard
 //! tags plus `Variant`, the points and `SetUp`/`FEN`; placements `K@d4`,
-//! with `{comments}` that are read past.
+//! with `{comments}`, kept with the placement they follow.
 
 use crate::game::{Game, Outcome};
 use cheversi::{Color, Variant};
@@ -14,8 +14,9 @@ pub struct Imported {
     pub names: [Option<String>; 2],
 }
 
-/// Reads the first game of a PGN text and replays it.
-pub fn import(text: &str) -> Result<Imported, String> {
+/// Reads the first game of a PGN text and replays it; a game without a
+/// `Variant` tag is played in `default`.
+pub fn import(text: &str, default: Variant) -> Result<Imported, String> {
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut rest = text.trim_start_matches('\u{feff}');
     loop {
@@ -35,13 +36,18 @@ pub fn import(text: &str) -> Result<Imported, String> {
     };
     let variant: Variant = match tag("Variant") {
         Some(v) => variant_name(&v).parse().map_err(|e| format!("{e}"))?,
-        None => Variant::Standard,
+        None => default,
     };
+    let words = movetext_words(rest)?;
+    if tags.is_empty() && words.is_empty() {
+        return Err("there is no PGN game in the text".into());
+    }
     let start = tag("FEN").unwrap_or_default();
     let mut game = Game::from_text(variant, &start).map_err(|e| format!("FEN tag: {e}"))?;
-    for (i, word) in movetext_words(rest)?.iter().enumerate() {
-        game.play_text(word)
+    for (i, (word, comment)) in words.into_iter().enumerate() {
+        game.play_text(&word)
             .map_err(|e| format!("placement {} ({word}): {e}", i + 1))?;
+        game.set_comment(i + 1, comment);
     }
     Ok(Imported {
         game,
@@ -92,13 +98,14 @@ fn parse_tag(inner: &str) -> Result<(String, String), String> {
     ))
 }
 
-/// The placements of the movetext, up to its result or the next game.
-fn movetext_words(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
+/// The placements of the movetext, each with the comment after it, up to
+/// its result or the next game.
+fn movetext_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
+    let mut words: Vec<(String, Option<String>)> = Vec::new();
     let mut chars = text.chars().peekable();
     let mut word = String::new();
     let mut done = false;
-    let flush = |word: &mut String, words: &mut Vec<String>, done: &mut bool| {
+    let flush = |word: &mut String, words: &mut Vec<(String, Option<String>)>, done: &mut bool| {
         let w = std::mem::take(word);
         if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             *done = true;
@@ -107,7 +114,7 @@ fn movetext_words(text: &str) -> Result<Vec<String>, String> {
         // Move numbers, also glued to their placement: `1.`, `3...`, `1.K@d4`.
         let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
         if !w.is_empty() && !w.starts_with('$') {
-            words.push(w.to_string());
+            words.push((w.to_string(), None));
         }
     };
     while let Some(c) = chars.next() {
@@ -117,10 +124,27 @@ fn movetext_words(text: &str) -> Result<Vec<String>, String> {
         match c {
             '{' => {
                 flush(&mut word, &mut words, &mut done);
+                let mut comment = String::new();
+                let mut closed = false;
                 for c in chars.by_ref() {
                     if c == '}' {
+                        closed = true;
                         break;
                     }
+                    comment.push(c);
+                }
+                if !closed {
+                    return Err("a comment is not closed with '}'".into());
+                }
+                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                // A comment before the first placement has nothing to follow.
+                if let Some((_, c)) = words.last_mut()
+                    && !comment.is_empty()
+                {
+                    *c = Some(match c.take() {
+                        Some(before) => format!("{before} {comment}"),
+                        None => comment,
+                    });
                 }
             }
             ';' => {
@@ -157,7 +181,7 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
     };
     tag("Event", "cheversi-web");
     tag("Site", "cheversi-web");
-    tag("Date", "????.??.??");
+    tag("Date", &today());
     tag("Round", "-");
     tag("White", names[0]);
     tag("Black", names[1]);
@@ -184,6 +208,10 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
             words.push(format!("{}...", ply / 2 + 1));
         }
         words.push(pl.to_string());
+        if let Some(Some(c)) = game.comments().get(i) {
+            // `}` cannot appear inside a PGN comment.
+            words.push(format!("{{{}}}", c.replace('}', ")")));
+        }
     }
     words.push(result.to_string());
     for w in words {
@@ -200,6 +228,12 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// Today's date (UTC) as PGN writes it, `2026.12.05`.
+fn today() -> String {
+    let d = time::OffsetDateTime::now_utc().date();
+    format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day())
 }
 
 #[cfg(test)]
@@ -241,7 +275,7 @@ mod tests {
         };
         let text = game_pgn(&h, &played, false) + &game_pgn(&h, &played, true);
         assert!(text.contains("[Variant \"Cheversi standard\"]"), "{text}");
-        let got = import(&text).unwrap();
+        let got = import(&text, Variant::Standard).unwrap();
         assert_eq!(got.game.moves().len(), 16);
         assert_eq!(got.names[0].as_deref(), Some("deep \"d4\""));
         let end = got.game.current();
@@ -264,22 +298,57 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("2. Q@f5 R@g6 *"), "{text}");
-        let back = import(&text).unwrap().game;
+        let back = import(&text, Variant::Standard).unwrap().game;
         assert_eq!(back.moves(), g.moves());
         assert_eq!(back.start_fen(), g.start_fen());
     }
 
     #[test]
     fn a_bad_game_is_refused_with_the_placement_at_fault() {
-        let err = import("[Variant \"standard\"]\n\n1. K@d4 {x} Q@a1 *").unwrap_err();
+        let err = import(
+            "[Variant \"standard\"]\n\n1. K@d4 {x} Q@a1 *",
+            Variant::Standard,
+        )
+        .unwrap_err();
         assert!(
             err.contains("placement 2 (Q@a1)") && err.contains("touch"),
             "{err}"
         );
-        assert!(import("[Variant \"chess\"]\n\n1. K@d4").is_err());
-        let open = import("[Variant \"Cheversi open\"]\n\n1. K@d4 Q@a1 *").unwrap();
+        assert!(import("[Variant \"chess\"]\n\n1. K@d4", Variant::Standard).is_err());
+        let open = import(
+            "[Variant \"Cheversi open\"]\n\n1. K@d4 Q@a1 *",
+            Variant::Standard,
+        )
+        .unwrap();
         assert_eq!(open.game.variant(), Variant::Open);
-        assert!(import("[Event \"x\"\n1. K@d4").is_err());
-        assert!(import("1. K@d4 (1. K@e4) *").is_err());
+        assert!(import("[Event \"x\"\n1. K@d4", Variant::Standard).is_err());
+        assert!(import("1. K@d4 (1. K@e4) *", Variant::Standard).is_err());
+    }
+
+    #[test]
+    fn comments_are_kept_and_an_empty_or_broken_text_is_refused() {
+        let text = "1. K@d4 {book} Q@e5 {-4.27/2\n 0.024s} 2. Q@f5 *";
+        let g = import(text, Variant::Standard).unwrap().game;
+        assert_eq!(
+            g.comments(),
+            [
+                Some("book".to_string()),
+                Some("-4.27/2 0.024s".to_string()),
+                None
+            ]
+        );
+        let out = export(&g, ["a", "b"]);
+        assert!(
+            out.contains("1. K@d4 {book} Q@e5 {-4.27/2 0.024s} 2. Q@f5 *"),
+            "{out}"
+        );
+        assert!(!out.contains("????"), "{out}");
+        let back = import(&out, Variant::Standard).unwrap().game;
+        assert_eq!(back.comments(), g.comments());
+        for bad in ["", "   \n ", "1. K@d4 {unclosed"] {
+            assert!(import(bad, Variant::Standard).is_err(), "{bad:?}");
+        }
+        let open = import("1. K@d4 Q@a1", Variant::Open).unwrap().game;
+        assert_eq!(open.variant(), Variant::Open);
     }
 }

@@ -10,8 +10,11 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -29,6 +32,9 @@ pub struct Config {
     pub max_sessions: usize,
     /// Deadlines on the engine.
     pub timeouts: Timeouts,
+    /// How long a connection has to send a request's headers (also the
+    /// first request's); a slower one is closed.
+    pub request_timeout: Duration,
 }
 
 struct AppState {
@@ -37,26 +43,26 @@ struct AppState {
 }
 
 /// The page's files: name, content type, content.
-const ASSETS: [(&str, &str, &str); 3] = [
-    (
-        "index.html",
-        "text/html; charset=utf-8",
-        include_str!("../assets/index.html"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/app.js"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("../assets/style.css"),
-    ),
+const ASSETS: [(&str, &str, &str); 9] = [
+    ("index.html", HTML, include_str!("../assets/index.html")),
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    ("app.js", JS, include_str!("../assets/app.js")),
+    ("common.js", JS, include_str!("../assets/common.js")),
+    ("board.js", JS, include_str!("../assets/board.js")),
+    ("moves.js", JS, include_str!("../assets/moves.js")),
+    ("analysis.js", JS, include_str!("../assets/analysis.js")),
+    ("settings.js", JS, include_str!("../assets/settings.js")),
+    ("address.js", JS, include_str!("../assets/address.js")),
 ];
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
 
-/// Serves until the listener fails.
+/// Serves forever. Each connection is HTTP/1.1 with a
+/// deadline on every request's headers (hyper's `header_read_timeout`,
+/// which `axum::serve` leaves off), so half-open requests do not pile up.
 pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()> {
+    let timeout = config.request_timeout;
     let state = Arc::new(AppState {
         sessions: Arc::new(Semaphore::new(config.max_sessions)),
         config,
@@ -66,7 +72,29 @@ pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()>
         .route("/ws", get(websocket))
         .route("/{file}", get(asset))
         .with_state(state);
-    axum::serve(listener, app).await
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(c) => c,
+            // Out of file descriptors, a connection reset before it was
+            // accepted: wait a moment (no busy loop) and go on serving.
+            Err(e) => {
+                log::warn!("accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(e) = conn.await {
+                log::debug!("connection: {e}");
+            }
+        });
+    }
 }
 
 async fn index(State(st): State<Arc<AppState>>, headers: HeaderMap) -> Response {
@@ -131,8 +159,8 @@ async fn websocket(
 }
 
 async fn refuse(mut socket: WebSocket, limit: usize) {
-    let msg = crate::message::ServerMsg::Error {
-        message: format!("too many pages are open (at most {limit}); close one and reload"),
+    let msg = crate::message::ServerMsg::Full {
+        message: format!("too many pages are open (at most {limit}); close one and try again"),
     };
     if let Ok(text) = serde_json::to_string(&msg) {
         let _ = socket.send(Message::Text(text.into())).await;

@@ -8,10 +8,11 @@
 //! deadline; a missed deadline, a closed pipe or an illegal `bestmove` is a
 //! fault: the process is killed, the page told, a new one started.
 
+mod page;
+
 use crate::engine::{Engine, EngineCommand};
 use crate::game::Game;
-use crate::message::{ClientMsg, Player, PositionMsg, ServerMsg, Settings, StateMsg, side_name};
-use crate::pgn;
+use crate::message::{Player, ServerMsg, Settings};
 use crate::uci::{self, EngineLine};
 use axum::extract::ws::{Message, WebSocket};
 use cheversi::{Placement, Variant};
@@ -69,6 +70,7 @@ struct Search {
     left: u8,
     deadline: Option<Instant>,
     stopping: bool,
+    started: Instant,
 }
 
 /// The options last sent to the current process.
@@ -195,161 +197,6 @@ impl Session {
         }
     }
 
-    // ---- the page ----
-
-    async fn on_client(&mut self, text: &str) -> Result<(), String> {
-        let msg: ClientMsg = match serde_json::from_str(text) {
-            Ok(m) => m,
-            Err(e) => {
-                let e = e.to_string();
-                self.error(format!("message not understood: {}", cut(&e, 200)))
-                    .await;
-                return Ok(());
-            }
-        };
-        match self.apply(msg).await {
-            Ok(()) => self.dirty = true,
-            Err(e) => self.error(e).await,
-        }
-        self.reconcile().await
-    }
-
-    /// Carries out one message from the page; an error changes nothing.
-    async fn apply(&mut self, msg: ClientMsg) -> Result<(), String> {
-        match msg {
-            ClientMsg::New { variant } => {
-                self.game = Game::new(parse_variant(&variant)?);
-                self.started_new();
-            }
-            ClientMsg::Players { white, black } => {
-                self.players = [white, black];
-                self.not_before = None;
-            }
-            ClientMsg::Play { placement } => self.play(&placement).await?,
-            ClientMsg::Goto { ply } => {
-                if !self.game.goto(ply) {
-                    return Err(format!(
-                        "no ply {ply}: the game has {}",
-                        self.game.moves().len()
-                    ));
-                }
-            }
-            ClientMsg::Takeback => {
-                let human = self.players.map(|p| p == Player::Human);
-                if !self.game.take_back(human) {
-                    return Err("nothing to take back".into());
-                }
-                self.not_before = None;
-                // Between two engines the placement would come straight back.
-                self.paused |= human == [false; 2];
-            }
-            ClientMsg::LoadPosition { variant, text } => {
-                self.game = Game::from_text(parse_variant(&variant)?, &text)?;
-                self.started_new();
-            }
-            ClientMsg::LoadPgn { text } => {
-                self.game = pgn::import(&text)?.game;
-                self.started_new();
-            }
-            ClientMsg::ExportPgn => {
-                let names = self.players.map(|p| match p {
-                    Player::Human => "Human".to_string(),
-                    Player::Engine => self.engine_name.clone(),
-                });
-                let text = pgn::export(&self.game, [&names[0], &names[1]]);
-                self.send(&ServerMsg::Pgn { text }).await;
-            }
-            ClientMsg::Analyse { on } => self.analyse = on,
-            ClientMsg::Pause { on } => {
-                self.paused = on;
-                self.not_before = None;
-            }
-            ClientMsg::Settings(s) => {
-                s.check()?;
-                self.settings = s;
-            }
-            ClientMsg::RestartEngine => {
-                if !matches!(self.phase, Phase::Down) {
-                    return Err("the engine is running".into());
-                }
-                self.faults = 0;
-                if let Err(e) = self.start_engine().await {
-                    self.fault(e).await;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn started_new(&mut self) {
-        self.new_game = true;
-        self.not_before = None;
-    }
-
-    /// A human's placement on the position shown.
-    async fn play(&mut self, text: &str) -> Result<(), String> {
-        let pos = self.game.current();
-        let mover = pos.side_to_move();
-        if !pos.is_over() && self.players[mover.index()] == Player::Engine {
-            return Err(format!(
-                "{} is played by the engine",
-                title(side_name(mover))
-            ));
-        }
-        let pl: Placement = text
-            .parse()
-            .map_err(|e| format!("'{}': {e}", cut(text, 40)))?;
-        if let Err(e) = self.game.play(pl) {
-            let msg = ServerMsg::Illegal {
-                placement: pl.to_string(),
-                reason: e.to_string(),
-            };
-            self.send(&msg).await;
-        }
-        Ok(())
-    }
-
-    async fn send_state(&mut self) {
-        let thinking = self
-            .search
-            .as_ref()
-            .filter(|s| s.purpose == Purpose::Move && !s.stopping)
-            .map(|_| side_name(self.game.current().side_to_move()));
-        let state = StateMsg {
-            variant: self.game.variant().name(),
-            start_fen: self.game.start_fen().map(str::to_string),
-            start_ply: self.game.start_ply(),
-            moves: self.game.moves().iter().map(|m| m.to_string()).collect(),
-            cursor: self.game.cursor(),
-            position: PositionMsg::of(&self.game),
-            players: self.players,
-            settings: self.settings,
-            analyse: self.analyse,
-            paused: self.paused,
-            thinking,
-            engine_name: self.engine_name.clone(),
-        };
-        self.send(&ServerMsg::State(Box::new(state))).await;
-    }
-
-    async fn send(&mut self, msg: &ServerMsg) {
-        let Ok(text) = serde_json::to_string(msg) else {
-            return;
-        };
-        if self.ws.send(Message::Text(text.into())).await.is_err() {
-            self.closed = true;
-        }
-    }
-
-    async fn error(&mut self, message: String) {
-        self.send(&ServerMsg::Error { message }).await;
-    }
-
-    async fn notify(&mut self, status: &'static str, message: String) {
-        log::info!("engine {status}: {message}");
-        self.send(&ServerMsg::Engine { status, message }).await;
-    }
-
     // ---- what the engine should do ----
 
     fn wanted(&self, now: Instant) -> Option<Wanted> {
@@ -433,6 +280,7 @@ impl Session {
             left: pos.plies_left(),
             deadline,
             stopping: false,
+            started: now,
         });
         self.next_id += 1;
         self.next_ping = Some(now + self.timeouts.ping);

@@ -13,7 +13,7 @@ use support::*;
 async fn play_and_wait(c: &Client, before: usize) {
     let piece = js(
         c,
-        "const b = [...document.querySelectorAll('#hand-white .hand-piece')].find(b => !b.disabled); return b ? b.id : ''",
+        "const b = [...document.querySelectorAll('#hand-white .hand-piece')].find(b => b.getAttribute('aria-disabled') !== 'true'); return b ? b.id : ''",
     )
     .await;
     let piece = piece.as_str().unwrap_or("").to_string();
@@ -99,7 +99,7 @@ async fn an_engine_that_crashes_is_restarted_and_the_game_goes_on() {
         "not json",
     ] {
         js(c, "document.getElementById('notice').textContent = ''").await;
-        c.execute("ws.send(arguments[0])", vec![bad.into()])
+        c.execute("cheversi.send(arguments[0])", vec![bad.into()])
             .await
             .unwrap();
         wait_for(10, "an error for a bad message", || async {

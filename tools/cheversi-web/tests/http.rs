@@ -146,3 +146,40 @@ fn without_an_engine_beside_it_the_server_runs_its_own() {
         "{text}"
     );
 }
+
+#[test]
+fn half_open_requests_are_closed_after_the_request_timeout() {
+    let srv = server(&engine(), &[], &["--request-timeout", "500"]);
+    let addr = host_port(&srv.url);
+    // 40 connections: half send nothing, half an unfinished request.
+    let mut conns: Vec<TcpStream> = (0..40)
+        .map(|i| {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            if i % 2 == 1 {
+                s.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                    .unwrap();
+            }
+            s
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    for s in &mut conns {
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = [0; 1024];
+        // The server answers 408 or just closes; either way the read ends.
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => continue,
+                Err(e) => panic!(
+                    "a half-open request still open after {:?}: {e}",
+                    started.elapsed()
+                ),
+            }
+        }
+    }
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(3), "closed only after {took:?}");
+    // And the server still serves.
+    assert!(get(&addr, "/", &addr).starts_with("HTTP/1.1 200"));
+}

@@ -137,6 +137,8 @@ pub async fn browser(chromium: &Path, driver: &Path) -> Browser {
         "--disable-sync",
         "--disable-dev-shm-usage",
         "--window-size=1180,860",
+        // As on a phone or a Mac: scrollbars over the page, not beside it.
+        "--hide-scrollbars",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -365,4 +367,58 @@ impl Reference {
             }
         }
     }
+}
+
+/// Saves a screenshot of the page as `name` in `CHEVERSI_WEB_SHOTS` (a
+/// folder) when that is set, and returns its width and height in pixels.
+pub async fn screenshot(c: &Client, name: &str) -> (u32, u32) {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 24, "a PNG");
+    let size = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    if let Ok(dir) = std::env::var("CHEVERSI_WEB_SHOTS") {
+        let path = Path::new(&dir).join(name);
+        std::fs::write(&path, &png).expect("the screenshot is written");
+        eprintln!("wrote {}", path.display());
+    }
+    (size(16), size(20))
+}
+
+/// An element's box on the page: x, y, width, height.
+pub async fn rect(c: &Client, css: &str) -> [f64; 4] {
+    let v = c
+        .execute(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]",
+            vec![css.into()],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    serde_json::from_value(v).expect("four numbers")
+}
+
+/// A finished game of `standard` (White 44 : 45 Black).
+pub const FINISHED: &str = "1. K@b2 R@a1 2. R@c1 Q@c3 3. Q@d3 B@d1 4. R@b4 N@e4 5. B@a2 B@e3 6. B@e5 R@f6 7. N@c5 N@c4 8. N@f5 K@g4 0-1";
+
+/// Sets the window so that the page's viewport is `width` x `height`.
+pub async fn set_viewport(c: &Client, width: u32, height: u32) {
+    c.set_window_size(width, height)
+        .await
+        .expect("the window resizes");
+    let v = js(c, "return [innerWidth, innerHeight]").await;
+    let (w, h) = (v[0].as_u64().unwrap() as u32, v[1].as_u64().unwrap() as u32);
+    if (w, h) != (width, height) {
+        c.set_window_size(2 * width - w, 2 * height - h)
+            .await
+            .expect("the window resizes");
+    }
+}
+
+/// Presses and releases a key (WebDriver's code points: `\u{E010}` End,
+/// `\u{E011}` Home, `\u{E012}` ←, `\u{E014}` →, `\u{E007}` Enter) where the
+/// focus is.
+pub async fn press(c: &Client, key: char) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let keys = KeyActions::new("keyboard".to_string())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    c.perform_actions(keys).await.expect("the key is pressed");
 }

@@ -1,0 +1,159 @@
+// The analysis panel: the lines of the search running (or of the last one),
+// labelled with the position they belong to; live elapsed time between the
+// engine's lines; a click on a placement of a line plays the line up to it.
+
+import { $, moveNumber, title, ui } from "./common.js";
+
+let search = fresh(0, 0);
+let playLine = () => {};
+let timer = null;
+
+function fresh(id, ply) {
+  return { id, ply, left: null, purpose: null, lines: new Map(), book: null, t0: performance.now(), running: false, last: 0 };
+}
+
+// `play(list)` plays placements one after the other from the position shown.
+export function initAnalysis(play) {
+  playLine = play;
+}
+
+// The lines' score for a position, White's view, for the graph.
+export function scoreOf(msg) {
+  const cp = msg.info.cp;
+  if (cp === null || cp === undefined) return null;
+  return msg.ply % 2 === 0 ? cp / 100 : -cp / 100;
+}
+
+// Each new state: which search is running decides what the lines belong to.
+export function analysisState() {
+  const st = ui.st;
+  const s = st.search;
+  if (s) {
+    if (s.id !== search.id) {
+      const book = search.id === 0 ? search.book : null;
+      search = fresh(s.id, s.ply);
+      search.book = book;
+      search.t0 = performance.now() - s.elapsed;
+    }
+    search.purpose = s.purpose;
+    search.running = true;
+  } else {
+    if (search.running) search.last = performance.now() - search.t0;
+    search.running = false;
+    if (search.ply !== st.position.ply && !st.analyse && !st.thinking) search = fresh(0, st.position.ply);
+  }
+  if (search.running && !timer) timer = setInterval(drawStats, 250);
+  if (!search.running && timer) { clearInterval(timer); timer = null; }
+  drawAnalysis();
+}
+
+export function onBook(msg) {
+  if (msg.search === search.id || search.id === 0) {
+    search.id = msg.search;
+    search.book = msg.text;
+    drawAnalysis();
+  }
+}
+
+// Returns the search's first line when it is new, for the evaluation graph.
+export function onInfo(msg) {
+  if (msg.search !== search.id) {
+    const s = fresh(msg.search, msg.ply);
+    s.running = true;
+    search = s;
+  }
+  search.left = msg.left;
+  const prev = search.lines.get(msg.info.multipv);
+  if (msg.info.multipv > 1 && prev && prev.info.depth > msg.info.depth) return;
+  search.lines.set(msg.info.multipv, msg);
+  // A deeper first line makes the other lines stale.
+  if (msg.info.multipv === 1) {
+    for (const [k, v] of search.lines) if (k > 1 && v.info.depth < msg.info.depth - 1) search.lines.delete(k);
+  }
+  drawAnalysis();
+}
+
+export function scoreText(msg) {
+  const i = msg.info;
+  if (i.cp === null || i.cp === undefined) return "";
+  const v = scoreOf(msg);
+  const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
+  const mag = Math.abs(v);
+  const num = msg.exact ? String(Math.round(mag)) : mag.toFixed(2);
+  const whiteMoves = msg.ply % 2 === 0;
+  const bound = i.bound === "lower" ? (whiteMoves ? "≥" : "≤") : i.bound === "upper" ? (whiteMoves ? "≤" : "≥") : "";
+  return bound + sign + num;
+}
+
+function fmtNum(n) {
+  if (n === null || n === undefined) return "–";
+  if (n >= 1e9) return (n / 1e9).toFixed(2) + " G";
+  if (n >= 1e6) return (n / 1e6).toFixed(2) + " M";
+  if (n >= 1e3) return (n / 1e3).toFixed(1) + " k";
+  return String(n);
+}
+
+function label() {
+  const st = ui.st;
+  const engine = st.engine_name || "engine";
+  if (search.running && search.purpose === "move") {
+    return `${engine} thinking for ${title(search.ply % 2 === 0 ? "white" : "black")} at ply ${search.ply}`;
+  }
+  if (search.running) return `analysing ply ${search.ply}`;
+  if (search.lines.size || search.book) return `last search: ply ${search.ply}`;
+  if (st.analyse) return st.position.result ? "the game is over: nothing to analyse" : "waiting for the engine";
+  return "analysis off";
+}
+
+function drawStats() {
+  const first = search.lines.get(1);
+  const secs = ((search.running ? performance.now() - search.t0 : search.last) / 1000).toFixed(1);
+  const parts = [];
+  if (first) {
+    parts.push(`depth ${first.info.depth ?? "–"}/${first.info.seldepth ?? "–"} of ${search.left} left`);
+    if (search.running && first.info.depth < search.left) parts.push(`searching depth ${first.info.depth + 1}`);
+    parts.push(`${fmtNum(first.info.nodes)} nodes`, `${fmtNum(first.info.nps)} nodes/s`);
+  } else if (search.running) {
+    parts.push("searching depth 1");
+  }
+  if (search.running || first) parts.push(`${secs} s`);
+  if (first) parts.push("score: White's expected final point lead");
+  $("an-stats").textContent = parts.join(" · ");
+}
+
+export function drawAnalysis() {
+  const st = ui.st;
+  if (!st) return;
+  $("an-what").textContent = label();
+  const solved = $("solved");
+  solved.hidden = !search.book;
+  if (search.book) solved.textContent = search.book.startsWith("solved") ? search.book : "solved: " + search.book;
+  const body = $("an-lines").tBodies[0];
+  body.replaceChildren();
+  const here = search.ply === st.position.ply;
+  for (const k of [...search.lines.keys()].sort((a, b) => a - b)) {
+    const msg = search.lines.get(k);
+    const tr = document.createElement("tr");
+    tr.className = "line";
+    const depth = msg.info.depth === null ? "" : msg.exact ? `${msg.info.depth} exact` : `d${msg.info.depth}`;
+    tr.innerHTML = `<td class="score"></td><td class="depth"></td><td class="pv"></td>`;
+    tr.children[0].textContent = scoreText(msg);
+    tr.children[1].textContent = depth;
+    const pv = tr.children[2];
+    msg.info.pv.forEach((m, j) => {
+      const num = moveNumber(msg.ply + j, j === 0);
+      if (num) pv.append(num + " ");
+      const a = document.createElement(here ? "button" : "span");
+      a.className = "pv-move";
+      a.textContent = m;
+      if (here) {
+        a.title = `play the line up to ${m}`;
+        a.addEventListener("click", () => playLine(msg.info.pv.slice(0, j + 1)));
+      }
+      pv.append(a, " ");
+    });
+    if (msg.exact) tr.classList.add("exact");
+    body.appendChild(tr);
+  }
+  drawStats();
+}
