@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod explore;
 pub mod game;
 pub mod message;
 pub mod pgn;

@@ -42,6 +42,12 @@ struct Cli {
     /// Milliseconds a connection has to send a request's headers.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
     request_timeout: u64,
+    /// Engines `/api/explore` runs at once (each request gets its own).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=16))]
+    max_explorers: u16,
+    /// The most milliseconds one `/api/explore` request may spend.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    explore_max_ms: u64,
     /// Be the built-in engine: the protocol on stdin/stdout (what the
     /// server runs when no `cheversi` is beside it).
     #[arg(long, hide = true)]
@@ -117,6 +123,11 @@ async fn serve(cli: Cli) {
             ping: Duration::from_secs(2),
         },
         request_timeout: Duration::from_millis(cli.request_timeout),
+        explore: cheversi_web::explore::Limits {
+            max_engines: cli.max_explorers.into(),
+            max_ms: cli.explore_max_ms,
+            default_ms: 1000.min(cli.explore_max_ms),
+        },
     };
     if let Err(e) = server::serve(config, listener).await {
         eprintln!("cheversi-web: {e}");

@@ -3,8 +3,11 @@
 //! rebinding) or a WebSocket from another origin are refused.
 
 use crate::engine::EngineCommand;
+use crate::explore::Explorer;
 use crate::session::{Session, Timeouts};
 use axum::Router;
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -12,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,11 +39,14 @@ pub struct Config {
     /// How long a connection has to send a request's headers (also the
     /// first request's); a slower one is closed.
     pub request_timeout: Duration,
+    /// The bounds of `/api/explore`.
+    pub explore: crate::explore::Limits,
 }
 
 struct AppState {
     config: Config,
     sessions: Arc<Semaphore>,
+    explorer: Explorer,
 }
 
 /// The page's files: name, content type, content.
@@ -65,11 +72,13 @@ pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()>
     let timeout = config.request_timeout;
     let state = Arc::new(AppState {
         sessions: Arc::new(Semaphore::new(config.max_sessions)),
+        explorer: Explorer::new(config.engine.clone(), config.explore.clone()),
         config,
     });
     let app = Router::new()
         .route("/", get(index))
         .route("/ws", get(websocket))
+        .route("/api/explore", get(explore))
         .route("/{file}", get(asset))
         .with_state(state);
     loop {
@@ -129,6 +138,22 @@ fn file(st: &AppState, headers: &HeaderMap, name: &str) -> Response {
             .into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
+}
+
+/// `GET /api/explore` (`crate::explore`); any site's scripts may read it.
+async fn explore(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Response {
+    if !host_allowed(&st, &headers) {
+        return unknown_host();
+    }
+    let mut r = st.explorer.handle(query).await;
+    let any = header::HeaderValue::from_static("*");
+    r.headers_mut()
+        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, any);
+    r
 }
 
 async fn websocket(
