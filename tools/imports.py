@@ -13,7 +13,8 @@ import sys
 from collections import defaultdict
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
-PATH = re.compile(r"\b(crate|super|self)((?:::\w+)+)(?:::\{([^}]*)\})?")
+# `super::{a, b}` too: a group straight after the first word.
+PATH = re.compile(r"\b(crate|super|self)((?:::\w+)*)(?:::\{([^}]*)\})?")
 
 
 def modules():
@@ -63,6 +64,8 @@ def uses(mods, mod, file, with_tests):
                 out.add(resolve(mods, list(mod) + [c]))
         if not in_test or with_tests:
             for base, rest, group in PATH.findall(code):
+                if not rest and not group:
+                    continue
                 parts = rest.split("::")[1:]
                 nest = len(inline) - (1 if m else 0)
                 here = list(mod) + ["<inline>"] * nest
@@ -125,6 +128,7 @@ LAYERS = [
     "src/types.rs", "src/codes.rs", "src/bitboard.rs", "src/attacks.rs", "src/zobrist.rs", "src/testing.rs",
     "src/position.rs", "src/variant", "src/fen.rs", "src/symmetry.rs", "src/perft.rs",
     "src/value.rs", "src/gains", "src/eval", "src/search/endgame/node", "src/search/endgame/open", "src/search/endgame/standard",
+    "src/search/endgame/standard/four_left_bound",
     "src/search/endgame", "src/search", "src/solve", "src/engine.rs", "src/protocol/response", "src/protocol", "src/lib.rs",
     "src/main.rs",
 ]

@@ -8,7 +8,7 @@
 //! Here the moves are one piece's targets, the table move and the killer
 //! are checked against them, and the rest are scored only if both fail.
 //! The order, the values, the table and the histories stay those of
-//! [`Worker::moves`], but where a ceiling on the placements left after the
+//! [`ThreeLeftThread::moves`], but where a ceiling on the placements left after the
 //! table move and the killer proves the node fails low
 //! ([`three_left_bound::ceiling`]): those are then not searched, and the node's value
 //! is a looser upper bound.
@@ -16,23 +16,55 @@
 //! A node kind of the worker's, beside it: it searches its children
 //! through the worker and keeps its table and histories; only the
 //! ceiling is exact arithmetic (`endgame/standard/three_left_bound.rs`).
+//! What it needs of the worker is [`ThreeLeftThread`], which the worker
+//! implements: this file never imports the worker, and the node is
+//! generic over the trait, every call static and inlined as before.
 
 use crate::bitboard::Bitboard;
 use crate::codes::encode;
+use crate::search::endgame::Thread;
 use crate::search::endgame::standard::three_left_bound;
-use crate::search::tt::TtBound;
-use crate::search::worker::Worker;
+use crate::search::history::Tables;
+use crate::search::tt::{Tt, TtBound};
 use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
+
+/// What a `standard` node with three plies left needs of the search thread
+/// beyond [`Thread`]: its histories, its table, its stop flag and its two
+/// searches below (the general move loop, and a child with two plies left).
+pub trait ThreeLeftThread: Thread {
+    /// This thread's histories.
+    fn tables(&self) -> &Tables;
+    /// This thread's histories, to update.
+    fn tables_mut(&mut self) -> &mut Tables;
+    /// The shared table.
+    fn tt(&self) -> &Tt;
+    /// Has the search been told to stop?
+    fn aborted(&self) -> bool;
+    /// A child with two plies left, searched as the general search would.
+    fn two(&mut self, alpha: Value, beta: Value, ply: usize) -> Value;
+    /// The general move loop, `depth` plies deep (the node's fallback).
+    #[allow(clippy::too_many_arguments)]
+    fn moves(
+        &mut self,
+        depth: u8,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+        key: u64,
+        tt_move: Option<Placement>,
+    ) -> Value;
+}
 
 /// The plies left at these nodes (the index of their killer).
 const LEFT: usize = 3;
 
 /// The value of the current `standard` position (three plies left) within
-/// (alpha, beta), as [`Worker::moves`] finds it but for the ceiling,
+/// (alpha, beta), as [`ThreeLeftThread::moves`] finds it but for the ceiling,
 /// `key` its table key and `tt_move` the table's move.
 pub fn search(
-    w: &mut Worker,
+    w: &mut impl ThreeLeftThread,
     alpha: Value,
     beta: Value,
     ply: usize,
@@ -46,15 +78,15 @@ pub fn search(
 
 /// [`search`], with or without the ceiling of the placements left after
 /// the table move and the killer ([`three_left_bound::ceiling`]): without it
-/// the node is searched exactly as [`Worker::moves`] does.
+/// the node is searched exactly as [`ThreeLeftThread::moves`] does.
 fn search_with(
-    w: &mut Worker,
+    w: &mut impl ThreeLeftThread,
     (alpha, beta, ply, pv_node): (Value, Value, usize, bool),
     key: u64,
     tt_move: Option<Placement>,
     ceiling: bool,
 ) -> Value {
-    let moves = w.pos.legal_moves();
+    let moves = w.pos().legal_moves();
     let mut groups = moves.groups();
     // Black holds its King and one other piece, and may not place the King
     // yet: one group. Anything else goes the general way.
@@ -67,7 +99,7 @@ fn search_with(
     // where that one's square is taken (mostly by a White placement on the
     // square of the reply that a 4-left ceiling assumed).
     let killer = w
-        .tables
+        .tables()
         .cuts(LEFT)
         .into_iter()
         .find_map(|m| legal(m).filter(|&k| Some(k) != tt));
@@ -98,16 +130,14 @@ fn search_with(
         for m in [tt, killer].into_iter().flatten() {
             rest.0 &= !Bitboard::from_square(m.square).0;
         }
-        if ceiling
-            && let Some((v, others)) = three_left_bound::ceiling(
-                &w.pos,
-                w.tables.killers,
-                &mut w.losses,
-                piece,
-                rest,
-                node.alpha,
-            )
-        {
+        let found = if ceiling {
+            let killers = w.killers();
+            let (pos, losses) = w.losses();
+            three_left_bound::ceiling(pos, killers, losses, piece, rest, node.alpha)
+        } else {
+            None
+        };
+        if let Some((v, others)) = found {
             // The placements it covers cannot raise alpha: only the
             // others are searched.
             node.best = node.best.max(v);
@@ -146,12 +176,12 @@ struct Node {
 
 impl Node {
     /// Plays `m`, searches its child (PVS, the first with the full window)
-    /// and takes its value, as [`Worker::moves`] does.
+    /// and takes its value, as [`ThreeLeftThread::moves`] does.
     #[inline]
-    fn try_move(&mut self, w: &mut Worker, m: Placement) -> Step {
-        let u = w.pos.play(m);
+    fn try_move(&mut self, w: &mut impl ThreeLeftThread, m: Placement) -> Step {
+        let u = w.pos_mut().play(m);
         let v = self.child(w);
-        w.pos.undo(m, u);
+        w.pos_mut().undo(m, u);
         if w.aborted() {
             return Step::Stop;
         }
@@ -168,11 +198,11 @@ impl Node {
                     w.best_line(self.ply, m);
                 }
                 if v >= self.beta {
-                    let side = w.pos.side_to_move();
-                    let prev = w.pos.last_placement();
+                    let side = w.pos().side_to_move();
+                    let prev = w.pos().last_placement();
                     let tried = &self.tried[..self.n.min(self.tried.len())];
-                    w.tables.update(side, prev, m, tried, LEFT as u8);
-                    w.tables.set_cut(LEFT, m);
+                    w.tables_mut().update(side, prev, m, tried, LEFT as u8);
+                    w.tables_mut().set_cut(LEFT, m);
                     return Step::Cut;
                 }
             }
@@ -180,9 +210,9 @@ impl Node {
         Step::Next
     }
 
-    /// The child's value ([`Worker::child`] with two plies left).
+    /// The child's value (the worker's PVS child with two plies left).
     #[inline]
-    fn child(&self, w: &mut Worker) -> Value {
+    fn child(&self, w: &mut impl ThreeLeftThread) -> Value {
         let (alpha, beta, ply) = (self.alpha, self.beta, self.ply + 1);
         if self.n == 0 {
             return -w.two(-beta, -alpha, ply);
@@ -197,10 +227,10 @@ impl Node {
     /// Searches `piece` on each of `rest` by history (the picker's order:
     /// the best first by selection, the others sorted once it did not cut);
     /// true if the search was stopped.
-    fn by_history(&mut self, w: &mut Worker, piece: Piece, rest: Bitboard) -> bool {
+    fn by_history(&mut self, w: &mut impl ThreeLeftThread, piece: Piece, rest: Bitboard) -> bool {
         let history = w
-            .tables
-            .scores(w.pos.side_to_move(), w.pos.last_placement());
+            .tables()
+            .scores(w.pos().side_to_move(), w.pos().last_placement());
         // `score << 9 | (511 - code)`: distinct keys, ties to the lower code.
         let mut list = [0i32; 64];
         let mut len = 0;
@@ -233,9 +263,9 @@ impl Node {
     }
 
     /// The node's value, stored in the table.
-    fn finish(&self, w: &mut Worker, key: u64) -> Value {
+    fn finish(&self, w: &mut impl ThreeLeftThread, key: u64) -> Value {
         if self.best == -INFINITE {
-            return w.pos.diff() * SCALE;
+            return w.pos().diff() * SCALE;
         }
         let bound = if self.best >= self.beta {
             TtBound::Lower
@@ -244,8 +274,7 @@ impl Node {
         } else {
             TtBound::Upper
         };
-        w.shared
-            .tt
+        w.tt()
             .store(key, self.best_move, self.best, LEFT as u8, bound);
         self.best
     }

@@ -4,9 +4,9 @@
 //! Each slot stores `key ^ data` next to `data`; a torn write by another
 //! thread fails the key check and reads as a miss, so no locks are needed.
 
-use super::Value;
 use crate::codes::{NO_MOVE, decode, encode};
 use crate::types::Placement;
+use crate::value::Value;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// The largest table, in MiB: the machine's physical memory (a table is

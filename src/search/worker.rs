@@ -6,8 +6,9 @@ pub use super::shared::Shared;
 use super::endgame::{OpenThread, Thread, last_two};
 use super::history::Tables;
 use super::moves::Picker;
-use super::tt::TtBound;
-use super::{horizon, in_flight, three_left};
+use super::three_left::{self, ThreeLeftThread};
+use super::tt::{Tt, TtBound};
+use super::{horizon, in_flight};
 use crate::bitboard::Bitboard;
 use crate::eval::evaluate;
 use crate::gains::kept_loss_map::KeptLosses;
@@ -307,7 +308,8 @@ impl<'a> Worker<'a> {
             return h.value;
         }
         if depth == 1 && left >= 4 {
-            let (v, m) = horizon::search(self, beta, ply, hit.and_then(|h| h.mv));
+            let (v, m) =
+                horizon::search(self, self.shared.tuned, beta, ply, hit.and_then(|h| h.mv));
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
@@ -520,6 +522,48 @@ impl Thread for Worker<'_> {
     #[inline(always)]
     fn losses(&mut self) -> (&Position, &mut KeptLosses) {
         (&self.pos, &mut self.losses)
+    }
+}
+
+/// `standard`'s nodes with three plies left search through the worker.
+impl ThreeLeftThread for Worker<'_> {
+    #[inline(always)]
+    fn tables(&self) -> &Tables {
+        self.tables
+    }
+
+    #[inline(always)]
+    fn tables_mut(&mut self) -> &mut Tables {
+        self.tables
+    }
+
+    #[inline(always)]
+    fn tt(&self) -> &Tt {
+        self.shared.tt
+    }
+
+    #[inline(always)]
+    fn aborted(&self) -> bool {
+        Worker::aborted(self)
+    }
+
+    #[inline(always)]
+    fn two(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+        Worker::two(self, alpha, beta, ply)
+    }
+
+    #[inline(always)]
+    fn moves(
+        &mut self,
+        depth: u8,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+        key: u64,
+        tt_move: Option<Placement>,
+    ) -> Value {
+        Worker::moves(self, depth, alpha, beta, ply, pv_node, key, tt_move)
     }
 }
 

@@ -1,11 +1,13 @@
 //! `open`'s exact last plies, where each side places its last piece on any
 //! empty square: a reply keeps its gain unless the placement before it
 //! touched its square, so only the touched squares are valued again
-//! (`last_two`), and a node with three plies left values its squares once
+//! (`last_two`, the best replies kept in order by `best_replies`), and a
+//! node with three plies left values its squares once
 //! for all its children (`three_left`, over `gains::offers`).
 //!
 //! May use: what `endgame` may, and `endgame/node` (the thread a node runs
 //! on); never `endgame`'s own files, which dispatch to these.
 
+mod best_replies;
 pub mod last_two;
 pub mod three_left;
