@@ -153,7 +153,7 @@ pub fn clip(w: &str) -> String {
 
 /// Parses one line. `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
-    let Ok((rest, word)) = token(line) else {
+    let Ok((rest, word)) = token::<Fail>(line) else {
         return Ok(None);
     };
     let fail = |f: Fail| f.into_error(word);
@@ -164,7 +164,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         })?,
         None => return Err(CommandError::Unknown(word.to_string())),
     };
-    match token(rest) {
+    match token::<Fail>(rest) {
         Ok((_, extra)) => Err(fail(Fail::unexpected(extra))),
         Err(_) => Ok(Some(cmd)),
     }
@@ -236,7 +236,7 @@ impl<'a> Fail<'a> {
 
     fn into_error(self, command: &str) -> CommandError {
         let command = command.to_string();
-        let found = token(self.at).ok().map(|(_, w)| w.to_string());
+        let found = token::<Fail>(self.at).ok().map(|(_, w)| w.to_string());
         match self.want {
             Want::Invalid(reason) => CommandError::Invalid { command, reason },
             Want::Unexpected => CommandError::Invalid {
@@ -282,8 +282,11 @@ fn expect<'a, T>(
     }
 }
 
-/// One whitespace-separated word.
-fn token(i: &str) -> Res<'_, &str> {
+/// One whitespace-separated word (with any error type, so that the CECP
+/// grammar shares it).
+pub(super) fn token<'a, E: nom::error::ParseError<&'a str>>(
+    i: &'a str,
+) -> IResult<&'a str, &'a str, E> {
     preceded(
         take_while(char::is_whitespace),
         take_till1(char::is_whitespace),
@@ -305,7 +308,7 @@ fn words_until<'a>(
 
 /// A number of type `T`; a missing or unparsable word is fatal.
 fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -> Res<'a, T> {
-    move |i| match token(i) {
+    move |i| match token::<Fail>(i) {
         Ok((rest, w)) => match w.parse() {
             Ok(n) => Ok((rest, n)),
             Err(_) => Err(nom::Err::Failure(Fail::expected(i, what))),

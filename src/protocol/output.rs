@@ -3,7 +3,7 @@
 //! the two threads never mix. The `Debug Log File` copy of the conversation
 //! is kept here too, so it sees the lines in the order they were written.
 
-use super::response::Response;
+use std::fmt::Display;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,8 +24,9 @@ impl Output {
         }
     }
 
-    /// Writes the responses in order, with nothing in between.
-    pub fn send(&self, responses: &[Response]) {
+    /// Writes the responses (of either protocol) in order, with nothing in
+    /// between.
+    pub fn send<T: Display>(&self, responses: &[T]) {
         let mut w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
         for r in responses {
             let text = r.to_string();

@@ -4,7 +4,7 @@
 use super::command::{self, Command, Query, Start};
 use super::options::{self, Change};
 use super::output::Output;
-use super::reader::{self, Line, MAX_LINE};
+use super::reader::{Line, MAX_LINE};
 use super::response::view::View;
 use super::response::{Answer, Response};
 use crate::engine::{Busy, Engine, Sink};
@@ -12,8 +12,8 @@ use crate::position::Position;
 use crate::search::{Limits, Options, bench};
 use crate::types::{Color, Placement};
 use crate::variant::Variant;
-use std::io::{Read, Write};
 use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 /// The deepest `bench` the session runs (it blocks the session meanwhile).
@@ -24,13 +24,11 @@ pub const MAX_BENCH_DEPTH: u32 = 6;
 /// few cores, every thread must be scheduled to see the stop.
 pub const QUIT_WAIT: Duration = Duration::from_millis(100);
 
-/// Runs the protocol until `quit` or the end of `input`, after a one-line
-/// banner (as Stockfish's).
-pub fn run<R: Read + Send + 'static>(input: R, output: impl Write + Send + 'static) {
-    crate::sched::short_slice();
-    let mut session = Session::new(Output::new(output));
-    session.out.send(&[Response::Banner]);
-    for line in reader::spawn(input) {
+/// Runs the UCI/UGI protocol until `quit` or the end of `lines`, starting
+/// with `first` (the line that chose this protocol, if any).
+pub fn run(first: Option<Line>, lines: Receiver<Line>, out: Output) {
+    let mut session = Session::new(out);
+    for line in first.into_iter().chain(lines) {
         if !session.line(line) {
             break;
         }

@@ -186,9 +186,9 @@ impl Response {
 }
 
 /// The engine's version, as Cargo knows it.
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Who wrote it, in the banner and `id author`.
-const AUTHORS: &str = "the Cheversi developers";
+pub const AUTHORS: &str = "the Cheversi developers";
 
 /// Per second, guarding against a zero duration.
 fn per_second(n: u64, d: Duration) -> u64 {
@@ -196,7 +196,7 @@ fn per_second(n: u64, d: Duration) -> u64 {
 }
 
 /// User text with control characters escaped, so one response stays one line.
-struct Clean<'a>(&'a str);
+pub struct Clean<'a>(pub &'a str);
 
 impl fmt::Display for Clean<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
