@@ -131,6 +131,12 @@ pub fn read_position(text: &str, variant: Variant) -> Result<Position, String> {
     if fields.len() == 3 && !fields[2].contains(['K', 'Q', 'k', 'q']) {
         return Position::from_fen(text, variant).map_err(|e| e.to_string());
     }
+    if fields.len() > 6 {
+        return Err(format!(
+            "expected at most 6 fields (board, side, castling, e.p., two counts), found {}",
+            fields.len()
+        ));
+    }
     let [board, side, rest @ ..] = &fields[..] else {
         return Err(format!(
             "expected a board and a side to move, found {} field(s)",
