@@ -142,6 +142,13 @@ fn mask(line: &str) -> String {
     {
         return format!("option name Hash {head} max *");
     }
+    // CECP thinking: ply score centiseconds nodes pv; the time varies.
+    let w: Vec<&str> = line.split(' ').collect();
+    if w.len() >= 4 && w[..4].iter().all(|x| x.parse::<i64>().is_ok()) {
+        let mut w = w;
+        w[2] = "*";
+        return w.join(" ");
+    }
     let mut out = Vec::new();
     let mut hide = false;
     for w in line.split(' ') {
@@ -180,6 +187,16 @@ struct Session {
     /// A `go infinite`/`go ponder` search runs: its progress lines are
     /// dropped from the other steps' output.
     searching: bool,
+    /// The session speaks CECP (its first input was `xboard`): each step
+    /// ends with `ping`/`pong` instead of `isready`/`readyok`.
+    cecp: bool,
+}
+
+/// Does a CECP line end a game (`0-1 {White 43 : 44 Black}`)?
+fn cecp_result(l: &str) -> bool {
+    ["1-0 {", "0-1 {", "1/2-1/2 {"]
+        .iter()
+        .any(|r| l.starts_with(r))
 }
 
 impl Session {
@@ -206,6 +223,7 @@ impl Session {
             stdin,
             lines,
             searching: false,
+            cecp: false,
         }
     }
 
@@ -239,10 +257,16 @@ impl Session {
     }
 
     /// Sends the step's input and collects what it answers.
-    fn run(&mut self, input: Option<&str>) -> Vec<String> {
+    fn run(&mut self, input: Option<&str>, expected: &[String]) -> Vec<String> {
         let Some(input) = input else {
             return self.next().into_iter().collect();
         };
+        if input == "xboard" {
+            self.cecp = true;
+        }
+        if self.cecp && input != "quit" {
+            return self.run_cecp(input, expected);
+        }
         self.send(input);
         let word = input.split_whitespace().next().unwrap_or("");
         let background = word == "go" && (input.contains("infinite") || input.contains("ponder"));
@@ -274,6 +298,25 @@ impl Session {
             "isready" => self.until(false, |l| l == "readyok"),
             _ => self.ready(),
         }
+    }
+
+    /// A CECP step: the lines before `pong`, and the engine's move and the
+    /// end of the game where the document expects them (a search runs on
+    /// after the `pong`).
+    fn run_cecp(&mut self, input: &str, expected: &[String]) -> Vec<String> {
+        self.send(input);
+        self.send("ping 1000");
+        let mut got = self.until(true, |l| l == "pong 1000");
+        got.pop();
+        let wants = |f: &dyn Fn(&str) -> bool| expected.iter().any(|l| f(l));
+        let is_move = |l: &str| l.starts_with("move ");
+        if wants(&is_move) && !got.iter().any(|l| is_move(l)) {
+            got.extend(self.until(true, is_move));
+        }
+        if wants(&cecp_result) && !got.iter().any(|l| cecp_result(l)) {
+            got.extend(self.until(true, cecp_result));
+        }
+        got
     }
 
     /// `isready`, and the lines before its `readyok`.
@@ -327,7 +370,7 @@ fn run_block(b: &Block) -> Vec<Vec<String>> {
             let mut s = Session::start();
             b.steps
                 .iter()
-                .map(|st| s.run(st.input.as_deref()))
+                .map(|st| s.run(st.input.as_deref(), &st.expected))
                 .collect()
         }
         Kind::Console => b
