@@ -317,7 +317,7 @@ fn analyze_thinks_until_exit_and_answers_dot() {
     pos.play_checked("K@d4".parse().unwrap()).unwrap();
     pos.play_checked("Q@e5".parse().unwrap()).unwrap();
     let legal = pos.legal_moves().count().to_string();
-    assert_eq!(stat.split(' ').last(), Some(legal.as_str()), "{stat}");
+    assert_eq!(stat.split(' ').next_back(), Some(legal.as_str()), "{stat}");
     ask(&mut e, "exit");
     // No more thinking after exit, and no move: analysis never plays.
     let after = ask(&mut e, "ping 1");

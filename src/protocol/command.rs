@@ -1,6 +1,7 @@
 //! The grammar: one input line into a typed [`Command`]. Pure: no I/O, no
 //! engine state. Legality against a position is checked later by the session.
 
+pub use super::response::clip;
 use crate::search::Limits;
 use crate::types::Placement;
 use nom::bytes::complete::{take_till1, take_while};
@@ -128,9 +129,6 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// At most this many characters of a user's word are echoed in an error.
-const ECHO: usize = 40;
-
 /// The command meant by a word that other engines or tools use for it.
 fn hint(w: &str) -> Option<&'static str> {
     match w {
@@ -143,17 +141,9 @@ fn hint(w: &str) -> Option<&'static str> {
     }
 }
 
-/// A user's word as echoed in an error: at most 40 characters, then `...`.
-pub fn clip(w: &str) -> String {
-    match w.char_indices().nth(ECHO) {
-        Some((at, _)) => format!("{}...", &w[..at]),
-        None => w.to_string(),
-    }
-}
-
 /// Parses one line. `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
-    let Ok((rest, word)) = token::<Fail>(line) else {
+    let Ok((rest, word)) = token(line) else {
         return Ok(None);
     };
     let fail = |f: Fail| f.into_error(word);
@@ -164,7 +154,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         })?,
         None => return Err(CommandError::Unknown(word.to_string())),
     };
-    match token::<Fail>(rest) {
+    match token(rest) {
         Ok((_, extra)) => Err(fail(Fail::unexpected(extra))),
         Err(_) => Ok(Some(cmd)),
     }
@@ -236,7 +226,7 @@ impl<'a> Fail<'a> {
 
     fn into_error(self, command: &str) -> CommandError {
         let command = command.to_string();
-        let found = token::<Fail>(self.at).ok().map(|(_, w)| w.to_string());
+        let found = token(self.at).ok().map(|(_, w)| w.to_string());
         match self.want {
             Want::Invalid(reason) => CommandError::Invalid { command, reason },
             Want::Unexpected => CommandError::Invalid {
@@ -282,11 +272,8 @@ fn expect<'a, T>(
     }
 }
 
-/// One whitespace-separated word (with any error type, so that the CECP
-/// grammar shares it).
-pub(super) fn token<'a, E: nom::error::ParseError<&'a str>>(
-    i: &'a str,
-) -> IResult<&'a str, &'a str, E> {
+/// One whitespace-separated word.
+fn token(i: &str) -> Res<'_, &str> {
     preceded(
         take_while(char::is_whitespace),
         take_till1(char::is_whitespace),
@@ -308,7 +295,7 @@ fn words_until<'a>(
 
 /// A number of type `T`; a missing or unparsable word is fatal.
 fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -> Res<'a, T> {
-    move |i| match token::<Fail>(i) {
+    move |i| match token(i) {
         Ok((rest, w)) => match w.parse() {
             Ok(n) => Ok((rest, n)),
             Err(_) => Err(nom::Err::Failure(Fail::expected(i, what))),

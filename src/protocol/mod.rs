@@ -5,12 +5,12 @@
 
 pub mod cecp;
 pub mod command;
+pub mod io;
 pub mod options;
-pub mod output;
-pub mod reader;
 pub mod response;
 pub mod session;
 
+pub use io::{output, reader};
 use output::Output;
 use reader::Line;
 use response::Response;

@@ -6,13 +6,7 @@ use crate::search::Options;
 use crate::variant::Variant;
 use std::time::Duration;
 
-/// The largest transposition table, in MiB: the machine's physical memory
-/// (see [`crate::search::tt::max_mb`]).
-pub fn max_hash_mb() -> i64 {
-    crate::search::tt::max_mb() as i64
-}
-/// The most search threads.
-pub const MAX_THREADS: i64 = 64;
+pub use super::io::{MAX_THREADS, max_hash_mb};
 /// The most principal variations.
 pub const MAX_MULTIPV: i64 = 64;
 /// The largest move overhead, in ms.

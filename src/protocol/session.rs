@@ -2,9 +2,10 @@
 //! each command against the position and the engine, and answers.
 
 use super::command::{self, Command, Query, Start};
+use super::io::QUIT_WAIT;
+use super::io::output::Output;
+use super::io::reader::{Line, MAX_LINE};
 use super::options::{self, Change};
-use super::output::Output;
-use super::reader::{Line, MAX_LINE};
 use super::response::view::View;
 use super::response::{Answer, Response};
 use crate::engine::{Busy, Engine, Sink};
@@ -14,15 +15,9 @@ use crate::types::{Color, Placement};
 use crate::variant::Variant;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
-use std::time::Duration;
 
 /// The deepest `bench` the session runs (it blocks the session meanwhile).
 pub const MAX_BENCH_DEPTH: u32 = 6;
-
-/// How long `quit` waits for a running search to end (and write its
-/// `bestmove`) before the engine exits without it: with many threads on a
-/// few cores, every thread must be scheduled to see the stop.
-pub const QUIT_WAIT: Duration = Duration::from_millis(100);
 
 /// Runs the UCI/UGI protocol until `quit` or the end of `lines`, starting
 /// with `first` (the line that chose this protocol, if any).

@@ -2,9 +2,11 @@
 //! no engine state (legality is checked by the session).
 
 use super::setup::{Spot, spot};
-use crate::protocol::command::token;
+use crate::protocol::response::clip;
 use crate::types::Placement;
+use nom::bytes::complete::{take_till1, take_while};
 use nom::combinator::{opt, rest};
+use nom::sequence::preceded;
 use nom::{IResult, Parser};
 use std::time::Duration;
 
@@ -104,9 +106,18 @@ pub enum CommandError {
 
 type Res<'a, T> = IResult<&'a str, T>;
 
+/// One whitespace-separated word.
+fn token(i: &str) -> Res<'_, &str> {
+    preceded(
+        take_while(char::is_whitespace),
+        take_till1(char::is_whitespace),
+    )
+    .parse(i)
+}
+
 /// Parses one line. `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
-    let Ok((args, word)) = token::<nom::error::Error<&str>>(line) else {
+    let Ok((args, word)) = token(line) else {
         return Ok(None);
     };
     let args = args.trim();
@@ -170,19 +181,15 @@ fn one_word<'a>(command: &str, args: &'a str) -> Result<&'a str, CommandError> {
         (None, _) => Err(CommandError::Bad(format!("{command} needs an argument"))),
         (Some(_), Some(extra)) => Err(CommandError::Bad(format!(
             "{command} takes one argument, not '{}'",
-            crate::protocol::command::clip(extra)
+            clip(extra)
         ))),
     }
 }
 
 fn number<T: std::str::FromStr>(command: &str, args: &str, what: &str) -> Result<T, CommandError> {
     let w = one_word(command, args)?;
-    w.parse().map_err(|_| {
-        CommandError::Bad(format!(
-            "{command} needs {what}, not '{}'",
-            crate::protocol::command::clip(w)
-        ))
-    })
+    w.parse()
+        .map_err(|_| CommandError::Bad(format!("{command} needs {what}, not '{}'", clip(w))))
 }
 
 fn placement(w: &str) -> Result<Placement, CommandError> {
@@ -205,7 +212,7 @@ fn level(args: &str) -> Result<Level, CommandError> {
     let bad = || {
         CommandError::Bad(format!(
             "level needs 'MOVES MINUTES[:SECONDS] INCREMENT', not '{}'",
-            crate::protocol::command::clip(args)
+            clip(args)
         ))
     };
     let parsed: Res<'_, (&str, &str, &str, Option<&str>)> =

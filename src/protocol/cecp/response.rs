@@ -4,8 +4,7 @@
 use super::setup::{self, PARENT, PIECE_TABLE};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::protocol::command::clip;
-use crate::protocol::response::{Clean, VERSION};
+use crate::protocol::response::{Clean, VERSION, clip};
 use crate::types::{Placement, Square, Variant};
 use std::fmt::{self, Write as _};
 use std::time::Duration;

@@ -8,9 +8,9 @@ use super::game::{Clock, Game};
 use super::response::{Response, Thinking};
 use super::setup;
 use crate::engine::{Engine, Finish, Report, Sink};
-use crate::protocol::output::Output;
-use crate::protocol::reader::{Line, MAX_LINE};
-use crate::protocol::session::QUIT_WAIT;
+use crate::protocol::io::output::Output;
+use crate::protocol::io::reader::{Line, MAX_LINE};
+use crate::protocol::io::{MAX_THREADS, QUIT_WAIT, max_hash_mb};
 use crate::search::{Event, Info, Limits, Options};
 use crate::types::{Color, Placement};
 use std::sync::Arc;
@@ -366,8 +366,7 @@ impl Session {
     fn set_options(&mut self, change: impl Fn(&mut Options), what: &str, n: usize) -> Done {
         let mut o = self.engine.options().clone();
         change(&mut o);
-        let max_hash = crate::protocol::options::max_hash_mb() as usize;
-        let max_threads = crate::protocol::options::MAX_THREADS as usize;
+        let (max_hash, max_threads) = (max_hash_mb() as usize, MAX_THREADS as usize);
         if !(1..=max_hash).contains(&o.hash_mb) || !(1..=max_threads).contains(&o.threads) {
             return Err(error(format!(
                 "{what} {n} is out of range (memory 1..={max_hash}, cores 1..={max_threads})"

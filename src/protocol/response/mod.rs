@@ -190,6 +190,17 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Who wrote it, in the banner and `id author`.
 pub const AUTHORS: &str = "the Cheversi developers";
 
+/// At most this many characters of a user's word are echoed in an error.
+const ECHO: usize = 40;
+
+/// A user's word as echoed in an error: at most 40 characters, then `...`.
+pub fn clip(w: &str) -> String {
+    match w.char_indices().nth(ECHO) {
+        Some((at, _)) => format!("{}...", &w[..at]),
+        None => w.to_string(),
+    }
+}
+
 /// Per second, guarding against a zero duration.
 fn per_second(n: u64, d: Duration) -> u64 {
     (n as f64 / d.as_secs_f64().max(1e-6)) as u64
