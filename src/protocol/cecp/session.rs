@@ -425,7 +425,8 @@ impl Session {
                 ..
             } => self.say(Response::Comment(m)),
             Report::Finished(f) => self.finished(&f),
-            Report::PerftMove(..) | Report::PerftDone { .. } => {}
+            // Perft and explore: CECP starts neither.
+            _ => {}
         }
     }
 
