@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod sched;
 pub mod search;
 pub mod solve;
+pub mod suite;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;

@@ -38,10 +38,14 @@ enum Cmd {
         moves: Vec<Placement>,
     },
     /// Search a fixed position set; prints a deterministic node count.
+    /// `bench suite` solves the solving benchmark suite instead.
+    #[command(args_conflicts_with_subcommands = true)]
     Bench {
         /// Depth per position.
         #[arg(default_value_t = 5)]
         depth: u32,
+        #[command(subcommand)]
+        suite: Option<BenchCmd>,
     },
     /// Print a shell completion script, e.g. `cheversi completions bash >
     /// ~/.local/share/bash-completion/completions/cheversi`.
@@ -53,6 +57,29 @@ enum Cmd {
     Man,
     /// Solve a position: its value with perfect play (see `solve --help`).
     Solve(cheversi::solve::cli::SolveArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCmd {
+    /// Solve the solving benchmark suite (tests/data/suite.txt, compiled
+    /// in): one row per position, the totals by variant and plies left;
+    /// exits non-zero if a value or a move is wrong.
+    Suite {
+        /// A suite file instead of the committed one.
+        file: Option<std::path::PathBuf>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash: usize,
+        /// Only this variant's positions.
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// Only positions with at most this many plies left.
+        #[arg(long)]
+        max_left: Option<u8>,
+    },
 }
 
 /// Writes a subcommand's result to stdout; a reader that went away (a
@@ -99,6 +126,50 @@ fn perft(
     report(&text)
 }
 
+/// `bench suite`: the rows as they are solved, then the totals; an error
+/// if any value or move is wrong.
+fn suite(
+    file: Option<std::path::PathBuf>,
+    threads: usize,
+    hash: usize,
+    variant: Option<Variant>,
+    max_left: Option<u8>,
+) -> Result<(), String> {
+    use cheversi::suite::{self, table};
+    let text = match &file {
+        Some(f) => std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?,
+        None => suite::DEFAULT.to_string(),
+    };
+    let entries = suite::parse(&text).map_err(|e| match &file {
+        Some(f) => format!("{}: {e}", f.display()),
+        None => e,
+    })?;
+    let settings = suite::Settings {
+        threads,
+        hash_mb: hash,
+        variant,
+        max_left,
+    };
+    if !entries.iter().any(|e| settings.wants(e)) {
+        return Err("no suite position matches --variant and --max-left".to_string());
+    }
+    report(&format!("{}\n", table::header()))?;
+    let mut failed = None;
+    let rows = suite::run(&entries, &settings, &mut |r| {
+        if let Err(e) = report(&format!("{}\n", table::row(r))) {
+            failed.get_or_insert(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    report(&table::totals(&rows))?;
+    match rows.iter().filter(|r| !r.ok()).count() {
+        0 => Ok(()),
+        n => Err(format!("{n} of {} suite positions wrong", rows.len())),
+    }
+}
+
 /// The man page, from the same definitions as `--help`.
 fn man() -> Result<(), String> {
     let mut page = Vec::new();
@@ -119,7 +190,18 @@ fn main() -> ExitCode {
             fen,
             moves,
         }) => perft(depth, variant, fen, moves),
-        Some(Cmd::Bench { depth }) => {
+        Some(Cmd::Bench {
+            suite:
+                Some(BenchCmd::Suite {
+                    file,
+                    threads,
+                    hash,
+                    variant,
+                    max_left,
+                }),
+            ..
+        }) => suite(file, threads, hash, variant, max_left),
+        Some(Cmd::Bench { depth, .. }) => {
             let r = bench::run(depth);
             let (nodes, elapsed) = (r.nodes, r.elapsed);
             report(&format!("{}\n", Response::Bench { nodes, elapsed }))

@@ -183,3 +183,52 @@ fn windows_bound_the_exact_value() {
         assert!(lo >= want);
     }
 }
+
+/// Six and seven plies left, where nodes searched to the end look for a
+/// transposition cutoff among their children's entries before searching
+/// them: the same searcher searches each position two and three plies
+/// deep, then solves it through several windows
+/// (so the table holds the children's proofs from the earlier ones), and
+/// every answer agrees with plain alpha-beta.
+#[test]
+fn deep_solves_through_a_kept_table_agree_with_plain_alpha_beta() {
+    let mut rng = Rng(0x5EED_0006);
+    for v in [Variant::Standard, Variant::Original] {
+        let mut searcher = Searcher::new(Options::default());
+        for i in 0..8 {
+            let left = 6 + (i % 2) as u8;
+            let mut pos = Position::new(v);
+            while pos.plies_left() > left {
+                let moves = pos.legal_moves().to_vec();
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            let want = alphabeta(&mut pos.clone(), -1000, 1000) * 100;
+            // Shallow searches first: their entries (not to the end) must
+            // never cut a search to the end.
+            for depth in [2, 3] {
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                searcher.go(&pos, &limits, &Control::default(), &mut |_| {});
+            }
+            for (alpha, beta) in [(want, want + 1), (want - 1, want), (-1, 1)] {
+                let (got, _) = searcher.solve(&pos, alpha, beta);
+                let ok = if want <= alpha {
+                    got <= alpha && got >= want
+                } else if want >= beta {
+                    got >= beta && got <= want
+                } else {
+                    got == want
+                };
+                assert!(
+                    ok,
+                    "{v} {}: ({alpha}, {beta}) gave {got}, value {want}",
+                    pos.fen()
+                );
+            }
+            let (got, _) = searcher.solve(&pos, -INFINITE, INFINITE);
+            assert_eq!(got, want, "{v} {}", pos.fen());
+        }
+    }
+}

@@ -39,6 +39,11 @@ pub fn reach(depth: u8, left: u8) -> u8 {
     }
 }
 
+/// From this many plies left, a node searched to the end looks for an
+/// enhanced transposition cutoff among its children's table entries
+/// ([`Worker::transposed_cut`]) before searching any of them.
+const ETC_FROM: u8 = 6;
+
 /// Late-move reduction of the `n`-th move (from 0) of a node searched
 /// `depth` plies deep with `left` plies left: none where the search is
 /// exact (it must stay complete) or shallow, one ply from the third move,
@@ -313,6 +318,14 @@ impl<'a> Worker<'a> {
             self.store(key, alpha, beta, v, m, 1);
             return v;
         }
+        if depth >= left
+            && left >= ETC_FROM
+            && !pv_node
+            && let Some((v, m)) = self.transposed_cut(beta)
+        {
+            self.store(key, alpha, beta, v, Some(m), depth);
+            return v;
+        }
         let tt_move = hit.and_then(|h| h.move_for(depth, left));
         if left == 3 && self.pos.variant() == Variant::Open {
             let tt = self.shared.tt;
@@ -331,6 +344,25 @@ impl<'a> Worker<'a> {
             self.shared.busy.leave(key);
         }
         v
+    }
+
+    /// Enhanced transposition cutoff: a child whose table entry, searched
+    /// to the end, proves it worth at most -beta (so the move at least
+    /// beta) cuts the node before any child is searched. Sound: the entry
+    /// is an exact or upper bound on that very child (its exact key,
+    /// [`Position::child_key`]) from a search to the end of the game.
+    fn transposed_cut(&self, beta: Value) -> Option<(Value, Placement)> {
+        let tt = self.shared.tt;
+        let need = self.pos.plies_left() - 1;
+        let moves = self.pos.legal_moves();
+        for m in moves.iter() {
+            tt.prefetch(self.pos.child_key(m));
+        }
+        moves.iter().find_map(|m| {
+            let h = tt.probe(self.pos.child_key(m))?;
+            let proves = h.depth >= need && h.bound != TtBound::Lower && -h.value >= beta;
+            proves.then_some((-h.value, m))
+        })
     }
 
     /// The move loop of [`Worker::search`]: every placement (those of a

@@ -28,6 +28,8 @@ pub trait Rules {
     fn validate(pos: &Position) -> Result<(), &'static str>;
     /// The part of the position key that the last placement contributes.
     fn key_extra(pos: &Position) -> u64;
+    /// [`Rules::key_extra`] of the position after `pl`, without playing it.
+    fn key_extra_after(pos: &Position, pl: Placement) -> u64;
     /// For people: the rule that narrows the side to move's placements
     /// now beyond "a piece in hand on an empty square", if one does.
     fn restriction(pos: &Position) -> Option<String>;
@@ -81,6 +83,15 @@ impl Variant {
             Variant::Standard => standard::Standard::key_extra(pos),
             Variant::Open => open::Open::key_extra(pos),
             Variant::Original => original::Original::key_extra(pos),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn key_extra_after(self, pos: &Position, pl: Placement) -> u64 {
+        match self {
+            Variant::Standard => standard::Standard::key_extra_after(pos, pl),
+            Variant::Open => open::Open::key_extra_after(pos, pl),
+            Variant::Original => original::Original::key_extra_after(pos, pl),
         }
     }
 }
@@ -153,6 +164,15 @@ impl Position {
         }
     }
 
+    /// The key of the position after `pl`, exactly as [`Position::key`]
+    /// will give it once `pl` is played (the table entry of that child).
+    #[inline]
+    pub fn child_key(&self, pl: Placement) -> u64 {
+        self.piece_hash()
+            ^ zobrist::piece(self.side_to_move(), pl.piece, pl.square)
+            ^ self.variant().key_extra_after(self, pl)
+    }
+
     /// The legal placements, grouped by piece.
     #[inline]
     pub fn legal_moves(&self) -> Moves {
@@ -192,6 +212,22 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn child_key_is_the_key_after_playing_in_every_variant() {
+        let mut rng = crate::testing::Rng(0x4B45_5941_F7E2_0002);
+        for v in Variant::ALL {
+            for i in 0..300 {
+                let mut pos = rng.position(v, 1 + (i % 16) as u8);
+                for m in pos.legal_moves().to_vec() {
+                    let want = pos.child_key(m);
+                    let u = pos.play(m);
+                    assert_eq!(pos.key(), want, "{v} {} {m}", pos.fen());
+                    pos.undo(m, u);
+                }
+            }
+        }
+    }
 
     #[test]
     fn key_after_is_the_key_after_playing_in_open_and_original() {

@@ -55,6 +55,10 @@ impl Rules for Open {
         0
     }
 
+    fn key_extra_after(_pos: &Position, _pl: Placement) -> u64 {
+        0
+    }
+
     fn restriction(pos: &Position) -> Option<String> {
         match pos.ply() {
             0 => Some("White's first placement is its King, rule 1".into()),

@@ -72,6 +72,10 @@ impl Rules for Original {
         pos.last().map_or(0, zobrist::last)
     }
 
+    fn key_extra_after(_pos: &Position, pl: Placement) -> u64 {
+        zobrist::last(pl.square)
+    }
+
     fn restriction(pos: &Position) -> Option<String> {
         let last = pos.last_placement()?;
         let attacked = pos.attacks_from(last.piece, last.square) & pos.empty();

@@ -271,6 +271,21 @@ impl Rules for Standard {
             _ => 0,
         }
     }
+
+    #[inline]
+    fn key_extra_after(pos: &Position, pl: Placement) -> u64 {
+        // As `key_extra` once `pl` is played: the opponent then moves, and
+        // a queen call holds if `pl` is a Queen and they still hold theirs.
+        if pos.ply() + 1 == LAST_BLACK_PLY {
+            zobrist::last(pl.square)
+        } else if pl.piece == Piece::Queen
+            && pos.in_hand(pos.side_to_move().flip(), Piece::Queen) > 0
+        {
+            zobrist::queen_call()
+        } else {
+            0
+        }
+    }
 }
 
 #[cfg(test)]
