@@ -1,7 +1,7 @@
 // The Cheversi board page. The server holds the game and the rules (from the
 // engine's library); this page draws what it sends and sends what is
 // clicked. Modules: common.js (shared state, the notice line), board.js,
-// moves.js, analysis.js, settings.js, address.js.
+// moves.js, graph.js, analysis.js, settings.js, address.js.
 //
 // For other scripts on the page (e.g. an explorer panel): a `cheversi:position`
 // event on `window` whenever the position shown changes, with
@@ -11,7 +11,8 @@
 
 import { $, clearNotice, drawNotice, notice, ui } from "./common.js";
 import { drawBoard, drawHands, initBoard, settleSelection } from "./board.js";
-import { drawMoves } from "./moves.js";
+import { drawMoves, initMoves } from "./moves.js";
+import { drawGraph, initGraph } from "./graph.js";
 import { analysisState, initAnalysis, onBook, onInfo } from "./analysis.js";
 import { applySettings, settingsError, settingsState, showSettings } from "./settings.js";
 import { matches, readAddress, restoreMessages, writeAddress } from "./address.js";
@@ -125,9 +126,32 @@ function announce(s) {
   const moves = s.moves.slice(0, s.cursor);
   const key = [s.variant, s.start_fen, moves.join(" ")].join("|");
   if (key === positionKey) return;
+  const placed = positionKey && s.cursor > 0 && key.startsWith(positionKey + (positionKey.endsWith("|") ? "" : " "));
   positionKey = key;
+  if (placed) sound();
   const detail = { variant: s.variant, fen: s.position.fen, side: s.position.side, ply: s.position.ply, moves, start_fen: s.start_fen };
   window.dispatchEvent(new CustomEvent("cheversi:position", { detail }));
+}
+
+// A short click for each placement, when the player turned sound on.
+let audio = null;
+let sounds = 0;
+function sound() {
+  if (!$("sound").checked) return;
+  sounds += 1;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 520;
+    gain.gain.setValueAtTime(0.25, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.09);
+  } catch {
+    // No audio here: the game goes on silently.
+  }
 }
 
 // Redraws everything, keeping the keyboard focus where it was.
@@ -135,7 +159,8 @@ function draw() {
   const focused = document.activeElement && document.activeElement.id;
   drawBoard();
   drawHands();
-  drawMoves(goto);
+  drawMoves();
+  drawGraph();
   drawStatus();
   drawEnd();
   drawNotice();
@@ -175,6 +200,10 @@ function goto(ply) {
   if (n !== ui.st.cursor) act({ type: "goto", ply: n });
 }
 
+function gotoNode(node) {
+  act({ type: "goto_node", node });
+}
+
 function play(text) {
   act({ type: "play", placement: text });
 }
@@ -187,6 +216,10 @@ function newGame(variant) {
 function setup() {
   initBoard(play);
   initAnalysis((list) => list.forEach(play));
+  initMoves({ goto, gotoNode });
+  initGraph(goto);
+  $("sound").checked = localStorage.getItem("cheversi-sound") === "on";
+  $("sound").addEventListener("change", () => localStorage.setItem("cheversi-sound", $("sound").checked ? "on" : "off"));
   $("new").addEventListener("click", () => newGame($("variant").value));
   $("variant").addEventListener("change", () => newGame($("variant").value));
   $("end-new").addEventListener("click", () => newGame(ui.st.variant));
@@ -235,7 +268,9 @@ function setup() {
   window.cheversi = {
     play,
     goto,
+    gotoNode,
     state: () => ui.st,
+    sounds: () => sounds,
     send: (text) => { if (ws) ws.send(text); },
   };
   connect();

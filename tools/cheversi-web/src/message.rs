@@ -1,7 +1,7 @@
 //! The JSON messages between the page and the server over the WebSocket
 //! (README.md, "Messages"). Every message is an object with a `type`.
 
-use crate::game::{Game, Outcome};
+use crate::game::{Eval, Game, Outcome};
 use crate::uci::Info;
 use cheversi::protocol::response::view::View;
 use cheversi::{Color, Piece};
@@ -48,10 +48,16 @@ pub enum ClientMsg {
         /// The placement.
         placement: String,
     },
-    /// Show the position after `ply` placements of the move list.
+    /// Show the position after `ply` placements of the line shown.
     Goto {
-        /// Index into the move list (0: the start).
+        /// Index into the line (0: the start).
         ply: usize,
+    },
+    /// Show the position after a placement of the tree (a variation's too),
+    /// on the line through it.
+    GotoNode {
+        /// Its id (`tree` of the state); `null`: the start.
+        node: Option<usize>,
     },
     /// Take back to the last human turn.
     Takeback {},
@@ -219,10 +225,17 @@ pub struct StateMsg {
     pub start_fen: Option<String>,
     /// The ply of the start position.
     pub start_ply: u8,
-    /// The whole move list.
+    /// The placements of the line shown.
     pub moves: Vec<String>,
     /// How many of them lead to the position shown.
     pub cursor: usize,
+    /// The node ids of the line shown (as long as `moves`).
+    pub line: Vec<usize>,
+    /// Every placement of the game, variations too, in the order a move list
+    /// writes them (each node after its parent).
+    pub tree: Vec<NodeMsg>,
+    /// The engine's word on each position of the line, the start's first.
+    pub evals: Vec<Option<Eval>>,
     /// The position shown.
     pub position: PositionMsg,
     /// White's and Black's player.
@@ -241,6 +254,49 @@ pub struct StateMsg {
     pub comments: Vec<Option<String>>,
     /// The engine's `id name`.
     pub engine_name: String,
+}
+
+/// One placement of the game's tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct NodeMsg {
+    /// Its id.
+    pub id: usize,
+    /// The node it follows, `null`: the start.
+    pub parent: Option<usize>,
+    /// `K@d4`.
+    pub placement: String,
+    /// Plies from the empty board before it.
+    pub ply: u8,
+    /// The placements that follow, main continuation first.
+    pub children: Vec<usize>,
+    /// Its PGN comment.
+    pub comment: Option<String>,
+}
+
+impl NodeMsg {
+    /// The tree of `game`, each node after its parent, main lines first.
+    pub fn tree(game: &Game) -> (Vec<usize>, Vec<NodeMsg>) {
+        let mut out = Vec::new();
+        let mut stack: Vec<(usize, u8)> = game
+            .top()
+            .iter()
+            .rev()
+            .map(|&id| (id, game.start_ply()))
+            .collect();
+        while let Some((id, ply)) = stack.pop() {
+            let Some(n) = game.node(id) else { continue };
+            out.push(NodeMsg {
+                id,
+                parent: n.parent,
+                placement: n.placement.to_string(),
+                ply,
+                children: n.children.clone(),
+                comment: n.comment.clone(),
+            });
+            stack.extend(n.children.iter().rev().map(|&c| (c, ply + 1)));
+        }
+        (game.top().to_vec(), out)
+    }
 }
 
 /// The search the engine is running, as the page labels its lines.

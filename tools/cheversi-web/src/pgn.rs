@@ -1,6 +1,7 @@
 //! PGN in and out, in the form `cheversi-match` writes: the seven standard
 //! tags plus `Variant`, the points and `SetUp`/`FEN`; placements `K@d4`,
-//! with `{comments}`, kept with the placement they follow.
+//! with `{comments}`, kept with the placement they follow, and variations
+//! `( ... )` read into the game's tree and written from it.
 
 use crate::game::{Game, Outcome};
 use cheversi::{Color, Variant};
@@ -38,17 +39,13 @@ pub fn import(text: &str, default: Variant) -> Result<Imported, String> {
         Some(v) => variant_name(&v).parse().map_err(|e| format!("{e}"))?,
         None => default,
     };
-    let words = movetext_words(rest)?;
-    if tags.is_empty() && words.is_empty() {
+    let tokens = movetext(rest)?;
+    if tags.is_empty() && tokens.is_empty() {
         return Err("there is no PGN game in the text".into());
     }
     let start = tag("FEN").unwrap_or_default();
     let mut game = Game::from_text(variant, &start).map_err(|e| format!("FEN tag: {e}"))?;
-    for (i, (word, comment)) in words.into_iter().enumerate() {
-        game.play_text(&word)
-            .map_err(|e| format!("placement {} ({word}): {e}", i + 1))?;
-        game.set_comment(i + 1, comment);
-    }
+    replay(&mut game, tokens)?;
     Ok(Imported {
         game,
         names: [tag("White"), tag("Black")],
@@ -98,14 +95,74 @@ fn parse_tag(inner: &str) -> Result<(String, String), String> {
     ))
 }
 
-/// The placements of the movetext, each with the comment after it, up to
-/// its result or the next game.
-fn movetext_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
-    let mut words: Vec<(String, Option<String>)> = Vec::new();
-    let mut chars = text.chars().peekable();
+/// A piece of movetext.
+#[derive(Debug, PartialEq)]
+enum Token {
+    Placement(String),
+    Comment(String),
+    Open,
+    Close,
+}
+
+/// Plays the tokens into `game`: a variation replaces the placement before
+/// it; the game ends shown at the end of its main line.
+fn replay(game: &mut Game, tokens: Vec<Token>) -> Result<(), String> {
+    // The position at (`None`: the start) and the one before the last placement.
+    let (mut at, mut before): (Option<usize>, Option<usize>) = (None, None);
+    let mut played_any = false;
+    let mut stack = Vec::new();
+    let mut count = 0;
+    for token in tokens {
+        match token {
+            Token::Placement(word) => {
+                count += 1;
+                game.goto_node(at);
+                game.play_text(&word)
+                    .map_err(|e| format!("placement {count} ({word}): {e}"))?;
+                before = at;
+                at = game.shown_node();
+                played_any = true;
+            }
+            Token::Comment(text) => {
+                if let Some(id) = at {
+                    game.goto_node(Some(id));
+                    let n = game.cursor();
+                    let old = game.comments().get(n - 1).cloned().flatten();
+                    let text = match old {
+                        Some(o) => format!("{o} {text}"),
+                        None => text,
+                    };
+                    game.set_comment(n, Some(text));
+                }
+            }
+            Token::Open => {
+                if !played_any || at.is_none() {
+                    return Err("a variation '(' before any placement".into());
+                }
+                stack.push((at, before));
+                at = before;
+            }
+            Token::Close => {
+                (at, before) = stack.pop().ok_or("a ')' closes no variation")?;
+            }
+        }
+    }
+    if !stack.is_empty() {
+        return Err("a variation is not closed with ')'".into());
+    }
+    game.goto_node(None);
+    game.goto(game.line().len());
+    Ok(())
+}
+
+/// The movetext's placements, comments and variations, up to its result or
+/// the next game.
+fn movetext(text: &str) -> Result<Vec<Token>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = text.chars();
     let mut word = String::new();
     let mut done = false;
-    let flush = |word: &mut String, words: &mut Vec<(String, Option<String>)>, done: &mut bool| {
+    let flush = |word: &mut String, tokens: &mut Vec<Token>, done: &mut bool| {
         let w = std::mem::take(word);
         if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             *done = true;
@@ -114,7 +171,7 @@ fn movetext_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
         // Move numbers, also glued to their placement: `1.`, `3...`, `1.K@d4`.
         let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
         if !w.is_empty() && !w.starts_with('$') {
-            words.push((w.to_string(), None));
+            tokens.push(Token::Placement(w.to_string()));
         }
     };
     while let Some(c) = chars.next() {
@@ -123,7 +180,7 @@ fn movetext_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
         }
         match c {
             '{' => {
-                flush(&mut word, &mut words, &mut done);
+                flush(&mut word, &mut tokens, &mut done);
                 let mut comment = String::new();
                 let mut closed = false;
                 for c in chars.by_ref() {
@@ -137,41 +194,41 @@ fn movetext_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
                     return Err("a comment is not closed with '}'".into());
                 }
                 let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
-                // A comment before the first placement has nothing to follow.
-                if let Some((_, c)) = words.last_mut()
-                    && !comment.is_empty()
-                {
-                    *c = Some(match c.take() {
-                        Some(before) => format!("{before} {comment}"),
-                        None => comment,
-                    });
+                if !comment.is_empty() {
+                    tokens.push(Token::Comment(comment));
                 }
             }
             ';' => {
-                flush(&mut word, &mut words, &mut done);
+                flush(&mut word, &mut tokens, &mut done);
                 for c in chars.by_ref() {
                     if c == '\n' {
                         break;
                     }
                 }
             }
-            '(' => return Err("variations ( ... ) are not supported".into()),
+            '(' | ')' => {
+                flush(&mut word, &mut tokens, &mut done);
+                tokens.push(if c == '(' { Token::Open } else { Token::Close });
+            }
             '[' if word.is_empty() => break,
-            c if c.is_whitespace() => flush(&mut word, &mut words, &mut done),
+            c if c.is_whitespace() => flush(&mut word, &mut tokens, &mut done),
             c => word.push(c),
         }
     }
-    flush(&mut word, &mut words, &mut done);
-    Ok(words)
+    flush(&mut word, &mut tokens, &mut done);
+    Ok(tokens)
 }
 
 fn cut(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// The PGN text of `game` (its whole move list), ending in a newline.
+/// The PGN text of `game`: its main line, variations in `( ... )`, ending
+/// in a newline.
 pub fn export(game: &Game, names: [&str; 2]) -> String {
-    let end = game.last_position();
+    let mut main = game.clone();
+    main.goto_node(None);
+    let end = main.last_position();
     let outcome = Outcome::of(&end);
     let result = outcome.map_or("*", Outcome::pgn);
     let mut out = String::new();
@@ -191,36 +248,23 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
         tag("WhitePoints", &end.points(Color::White).to_string());
         tag("BlackPoints", &end.points(Color::Black).to_string());
     }
-    tag("PlyCount", &game.moves().len().to_string());
+    tag("PlyCount", &main.line().len().to_string());
     if let Some(fen) = game.start_fen() {
         tag("SetUp", "1");
         tag("FEN", fen);
     }
     out.push('\n');
-    let mut line = String::new();
-    let start = game.start_ply() as usize;
     let mut words: Vec<String> = Vec::new();
-    for (i, pl) in game.moves().iter().enumerate() {
-        let ply = start + i;
-        if ply.is_multiple_of(2) {
-            words.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
-            words.push(format!("{}...", ply / 2 + 1));
-        }
-        words.push(pl.to_string());
-        if let Some(Some(c)) = game.comments().get(i) {
-            // `}` cannot appear inside a PGN comment.
-            words.push(format!("{{{}}}", c.replace('}', ")")));
-        }
-    }
+    write_line(game, game.top(), game.start_ply().into(), true, &mut words);
     words.push(result.to_string());
+    let mut line = String::new();
     for w in words {
         if !line.is_empty() && line.len() + 1 + w.len() > 79 {
             out.push_str(&line);
             out.push('\n');
             line.clear();
         }
-        if !line.is_empty() {
+        if !line.is_empty() && !line.ends_with('(') && w != ")" {
             line.push(' ');
         }
         line.push_str(&w);
@@ -228,6 +272,42 @@ pub fn export(game: &Game, names: [&str; 2]) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// Writes the line that starts with `choices[0]` (its alternatives
+/// `choices[1..]` as variations after it) down its main continuation.
+fn write_line(game: &Game, choices: &[usize], ply: usize, number: bool, words: &mut Vec<String>) {
+    let (mut choices, mut ply, mut number) = (choices.to_vec(), ply, number);
+    while let Some(&main) = choices.first() {
+        let Some(node) = game.node(main) else { return };
+        write_placement(game, main, ply, number, words);
+        number = node.comment.is_some();
+        for &alt in &choices[1..] {
+            words.push("(".into());
+            write_placement(game, alt, ply, true, words);
+            if let Some(n) = game.node(alt) {
+                write_line(game, &n.children, ply + 1, n.comment.is_some(), words);
+            }
+            words.push(")".into());
+            number = true;
+        }
+        choices = node.children.clone();
+        ply += 1;
+    }
+}
+
+fn write_placement(game: &Game, id: usize, ply: usize, number: bool, words: &mut Vec<String>) {
+    let Some(node) = game.node(id) else { return };
+    if ply.is_multiple_of(2) {
+        words.push(format!("{}.", ply / 2 + 1));
+    } else if number {
+        words.push(format!("{}...", ply / 2 + 1));
+    }
+    words.push(node.placement.to_string());
+    if let Some(c) = &node.comment {
+        // `}` cannot appear inside a PGN comment.
+        words.push(format!("{{{}}}", c.replace('}', ")")));
+    }
 }
 
 /// Today's date (UTC) as PGN writes it, `2026.12.05`.
@@ -322,7 +402,9 @@ mod tests {
         .unwrap();
         assert_eq!(open.game.variant(), Variant::Open);
         assert!(import("[Event \"x\"\n1. K@d4", Variant::Standard).is_err());
-        assert!(import("1. K@d4 (1. K@e4) *", Variant::Standard).is_err());
+        assert!(import("1. K@d4 (K@e4 *", Variant::Standard).is_err());
+        assert!(import("1. K@d4 ) *", Variant::Standard).is_err());
+        assert!(import("( 1. K@d4 ) *", Variant::Standard).is_err());
     }
 
     #[test]
@@ -339,7 +421,7 @@ mod tests {
         );
         let out = export(&g, ["a", "b"]);
         assert!(
-            out.contains("1. K@d4 {book} Q@e5 {-4.27/2 0.024s} 2. Q@f5 *"),
+            out.contains("1. K@d4 {book} 1... Q@e5 {-4.27/2 0.024s} 2. Q@f5 *"),
             "{out}"
         );
         assert!(!out.contains("????"), "{out}");
@@ -350,5 +432,24 @@ mod tests {
         }
         let open = import("1. K@d4 Q@a1", Variant::Open).unwrap().game;
         assert_eq!(open.variant(), Variant::Open);
+    }
+
+    #[test]
+    fn variations_are_read_and_written_back() {
+        let text = "1. K@d4 Q@e5 (1... R@c3 {sharp} 2. R@b2 (2. Q@e5) B@e3) 2. Q@f5 *";
+        let g = import(text, Variant::Standard).unwrap().game;
+        assert_eq!(g.moves().len(), 3, "shown at the main line's end");
+        let k = g.node(g.top()[0]).unwrap();
+        assert_eq!(k.children.len(), 2);
+        let out = export(&g, ["a", "b"]);
+        assert!(
+            out.contains("1. K@d4 Q@e5 (1... R@c3 {sharp} 2. R@b2 (2. Q@e5) 2... B@e3) 2. Q@f5 *"),
+            "{out}"
+        );
+        let back = import(&out, Variant::Standard).unwrap().game;
+        assert_eq!(export(&back, ["a", "b"]), out);
+        // A variation's fault names its placement.
+        let err = import("1. K@d4 Q@e5 (1... Q@a1) *", Variant::Standard).unwrap_err();
+        assert!(err.contains("placement 3 (Q@a1)"), "{err}");
     }
 }

@@ -50,13 +50,14 @@ struct AppState {
 }
 
 /// The page's files: name, content type, content.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     ("index.html", HTML, include_str!("../assets/index.html")),
     ("style.css", CSS, include_str!("../assets/style.css")),
     ("app.js", JS, include_str!("../assets/app.js")),
     ("common.js", JS, include_str!("../assets/common.js")),
     ("board.js", JS, include_str!("../assets/board.js")),
     ("moves.js", JS, include_str!("../assets/moves.js")),
+    ("graph.js", JS, include_str!("../assets/graph.js")),
     ("analysis.js", JS, include_str!("../assets/analysis.js")),
     ("settings.js", JS, include_str!("../assets/settings.js")),
     ("address.js", JS, include_str!("../assets/address.js")),

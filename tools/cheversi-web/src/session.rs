@@ -11,7 +11,7 @@
 mod page;
 
 use crate::engine::{Engine, EngineCommand};
-use crate::game::Game;
+use crate::game::{Eval, Game};
 use crate::message::{Player, ServerMsg, Settings};
 use crate::uci::{self, EngineLine};
 use axum::extract::ws::{Message, WebSocket};
@@ -71,6 +71,8 @@ struct Search {
     deadline: Option<Instant>,
     stopping: bool,
     started: Instant,
+    /// The node of the position searched (`None`: the start).
+    node: Option<usize>,
 }
 
 /// The options last sent to the current process.
@@ -281,6 +283,7 @@ impl Session {
             deadline,
             stopping: false,
             started: now,
+            node: self.game.shown_node(),
         });
         self.next_id += 1;
         self.next_ping = Some(now + self.timeouts.ping);
@@ -386,6 +389,15 @@ impl Session {
             return;
         };
         let exact = info.bound.is_none() && info.depth.is_some_and(|d| d >= u32::from(s.left));
+        if let (1, None, Some(cp), Some(depth)) = (info.multipv, info.bound, info.cp, info.depth) {
+            let cp = if s.ply % 2 == 0 { cp } else { -cp };
+            // A new depth's word redraws the page's graph (a few times a search).
+            let (node, eval) = (s.node, Eval { cp, depth, exact });
+            self.dirty |= self.game.set_eval(node, eval);
+        }
+        let Some(s) = self.search.as_ref() else {
+            return;
+        };
         let msg = ServerMsg::Info {
             search: s.id,
             ply: s.ply,

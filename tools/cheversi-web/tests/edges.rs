@@ -156,7 +156,7 @@ async fn loading_notices_picking_and_pgn() {
     })
     .await;
     assert!(
-        pgn.contains("1. K@d4 {book} Q@e5 {-4.27/2 0.024s} *"),
+        pgn.contains("1. K@d4 {book} 1... Q@e5 {-4.27/2 0.024s} *"),
         "{pgn}"
     );
     assert!(!pgn.contains("????"), "{pgn}");

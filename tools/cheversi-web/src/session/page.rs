@@ -3,7 +3,9 @@
 
 use super::{Phase, Purpose, Session, cut, parse_variant, title};
 use crate::game::Game;
-use crate::message::{ClientMsg, Player, PositionMsg, SearchMsg, ServerMsg, StateMsg, side_name};
+use crate::message::{
+    ClientMsg, NodeMsg, Player, PositionMsg, SearchMsg, ServerMsg, StateMsg, side_name,
+};
 use crate::pgn;
 use axum::extract::ws::Message;
 use cheversi::{Placement, Variant};
@@ -46,6 +48,11 @@ impl Session {
                         "no ply {ply}: the game has {}",
                         self.game.moves().len()
                     ));
+                }
+            }
+            ClientMsg::GotoNode { node } => {
+                if !self.game.goto_node(node) {
+                    return Err("no such placement in the game".into());
                 }
             }
             ClientMsg::Takeback {} => {
@@ -163,7 +170,10 @@ impl Session {
                     ply: s.ply,
                     elapsed: s.started.elapsed().as_millis() as u64,
                 }),
-            comments: self.game.comments().to_vec(),
+            comments: self.game.comments(),
+            line: self.game.line().to_vec(),
+            tree: NodeMsg::tree(&self.game).1,
+            evals: self.game.evals(),
             engine_name: self.engine_name.clone(),
         };
         self.send(&ServerMsg::State(Box::new(state))).await;

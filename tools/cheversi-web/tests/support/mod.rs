@@ -197,7 +197,7 @@ pub async fn js(c: &Client, script: &str) -> Value {
 pub async fn moves(c: &Client) -> Vec<String> {
     let v = js(
         c,
-        "return [...document.querySelectorAll('#moves li')].map(li => li.dataset.move)",
+        "return [...document.querySelectorAll('#moves li[data-ply]')].sort((a, b) => a.dataset.ply - b.dataset.ply).map(li => li.dataset.move)",
     )
     .await;
     serde_json::from_value(v).expect("a list of moves")
