@@ -2,9 +2,12 @@
 //! `cheversi` in each rule set, as an engine-defined variant, and saves the
 //! games; each saved game must hold 16 placements that are legal when
 //! replayed through `cheversi`, and the result and points XBoard recorded
-//! must be the engine's own.
+//! must be the engine's own. And a person's side: `tools/xboard_human.py`
+//! plays White through XBoard's board by clicks (xdotool) against the
+//! engine as Black, to the end of the game, with the same checks.
 //!
-//! Needs `xboard` and `Xvfb` (Debian `xboard`, `xvfb`). Without them the
+//! Needs `xboard` and `Xvfb` (Debian `xboard`, `xvfb`; the clicks also
+//! `xdotool`, `imagemagick`, `python3`). Without them the
 //! test says so and passes, unless `CHEVERSI_REQUIRE_XBOARD=1` (CI sets it:
 //! `.ci/run`), when it fails.
 
@@ -277,5 +280,37 @@ fn saved_games_are_read_as_xboard_writes_them() {
     assert!(
         read_pgn("[Result \"*\"]\n\n1. K@b2\n").is_none(),
         "unfinished"
+    );
+}
+
+#[test]
+fn a_person_plays_white_by_clicks_against_the_engine() {
+    let required = std::env::var("CHEVERSI_REQUIRE_XBOARD").is_ok_and(|v| v == "1");
+    let missing = tools().err().or_else(|| {
+        ["xdotool", "import", "python3"]
+            .into_iter()
+            .find(|t| find(&[t]).is_none())
+            .map(|t| format!("no {t} (Debian: xdotool, imagemagick, python3)"))
+    });
+    match missing {
+        Some(why) if required => panic!("CHEVERSI_REQUIRE_XBOARD=1 but {why}"),
+        Some(why) => {
+            println!("skipped: {why} (set CHEVERSI_REQUIRE_XBOARD=1 to require it)");
+            return;
+        }
+        None => {}
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/xboard_human.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(BIN)
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "tools/xboard_human.py failed");
+    assert!(
+        text.contains("16 placements, legal; XBoard recorded "),
+        "{text}"
     );
 }
