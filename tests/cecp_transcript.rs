@@ -15,6 +15,15 @@ fn start() -> (Engine, Vec<String>) {
     (e, features)
 }
 
+/// A new game of `variant` in force mode: the engine only records moves.
+fn recording(variant: &str) -> Engine {
+    let (mut e, _) = start();
+    ask(&mut e, "new");
+    ask(&mut e, &format!("variant {variant}"));
+    ask(&mut e, "force");
+    e
+}
+
 /// Sends `line`; returns its answer (the lines before the pong).
 fn ask(e: &mut Engine, line: &str) -> Vec<String> {
     e.send(line);
@@ -245,10 +254,7 @@ fn the_engine_plays_either_side_and_claims_the_end_with_both_sides_points() {
 
 #[test]
 fn undo_remove_and_setboard_change_the_game() {
-    let (mut e, _) = start();
-    ask(&mut e, "new");
-    ask(&mut e, "variant cheversi-open");
-    ask(&mut e, "force");
+    let mut e = recording("cheversi-open");
     for m in placements("K@d4 Q@e5 N@a1") {
         assert_eq!(ask(&mut e, &format!("usermove {m}")), Vec::<String>::new());
     }
@@ -295,10 +301,7 @@ fn undo_remove_and_setboard_change_the_game() {
 
 #[test]
 fn analyze_thinks_until_exit_and_answers_dot() {
-    let (mut e, _) = start();
-    ask(&mut e, "new");
-    ask(&mut e, "variant cheversi-open");
-    ask(&mut e, "force");
+    let mut e = recording("cheversi-open");
     ask(&mut e, "usermove K@d4");
     ask(&mut e, "usermove Q@e5");
     e.send("analyze");
