@@ -14,7 +14,7 @@ import { drawBoard, drawHands, initBoard, settleSelection } from "./board.js";
 import { drawMoves, initMoves } from "./moves.js";
 import { drawGraph, initGraph } from "./graph.js";
 import { analysisState, initAnalysis, onBook, onInfo } from "./analysis.js";
-import { applySettings, settingsError, settingsState, showSettings } from "./settings.js";
+import { applySettings, settingsError, settingsState, showCaps, showSettings } from "./settings.js";
 import { matches, readAddress, restoreMessages, writeAddress } from "./address.js";
 
 let ws = null;
@@ -46,7 +46,7 @@ function connect() {
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "full") full = true;
+    if (msg.type === "full" || msg.type === "idle") full = true;
     handle(msg);
   };
   ws.onclose = () => {
@@ -78,6 +78,7 @@ function handle(msg) {
       if (!settingsError(msg.message)) notice(msg.message, "error");
       break;
     case "full": block(`The server is busy: ${msg.message}.`, "Try again"); break;
+    case "idle": block(`${msg.message[0].toUpperCase()}${msg.message.slice(1)}.`, "Reconnect"); break;
   }
 }
 
@@ -107,7 +108,7 @@ function st(msg) {
   if (key !== gameKey) { gameKey = key; clearNotice(); }
   if (!ui.flipTouched) ui.flipped = msg.players[0] === "engine" && msg.players[1] === "human";
   settleSelection();
-  if (!settingsShown) { showSettings(msg.settings); settingsShown = true; }
+  if (!settingsShown) { showSettings(msg.settings); settingsShown = true; showCaps(msg.caps); }
   settingsState();
   $("variant").value = msg.variant;
   $("white-player").value = msg.players[0];

@@ -104,3 +104,15 @@ export function settingsError(message) {
   if (ui.st) showSettings(ui.st.settings);
   return true;
 }
+
+// What this server lets the page's engine use, when it is less than the
+// messages allow.
+export function showCaps(caps) {
+  const parts = [];
+  if (caps.threads < 64) parts.push(`${caps.threads} thread${caps.threads === 1 ? "" : "s"}`);
+  if (caps.hash < 1024) parts.push(`hash ${caps.hash} MiB`);
+  if (caps.movetime < 600000) parts.push(`${caps.movetime} ms a move (and an analysis)`);
+  if (caps.depth < 16) parts.push(`depth ${caps.depth}`);
+  $("caps").hidden = parts.length === 0;
+  $("caps").textContent = "this server allows at most " + parts.join(" · ");
+}

@@ -3,6 +3,7 @@
 //! the text protocol of `protocol.md` as any GUI would drive it.
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod engine;
 pub mod explore;
 pub mod game;

@@ -1,8 +1,9 @@
 //! `cheversi-web`: parses the command line, starts the server.
 
 use cheversi_web::engine::EngineCommand;
+use cheversi_web::message::Caps;
 use cheversi_web::server::{self, Config};
-use cheversi_web::session::Timeouts;
+use cheversi_web::session::{PageLimits, Timeouts};
 use clap::Parser;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -48,10 +49,40 @@ struct Cli {
     /// The most milliseconds one `/api/explore` request may spend.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     explore_max_ms: u64,
+    /// A public address the server is reached at through a reverse proxy
+    /// (`https://chess.example.org`; repeatable): its host is served and its
+    /// pages may open WebSockets; the proxy's `X-Real-IP`/`X-Forwarded-For`
+    /// name the client.
+    #[arg(long = "public-origin", value_parser = parse_origin)]
+    public_origins: Vec<String>,
+    /// Pages one client address may hold open (0: only --max-sessions).
+    #[arg(long, default_value_t = 0)]
+    max_per_address: usize,
+    /// Most `Threads` a page's engine may use.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64))]
+    max_threads: u32,
+    /// Most `Hash` (MiB) a page's engine may use.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_hash: u32,
+    /// Most milliseconds a page's engine thinks about a move; below the
+    /// default, analysis also stops after this long.
+    #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    max_think: u64,
+    /// Most plies of a depth-limited move.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=16))]
+    max_depth: u64,
+    /// Seconds without a message after which a page is closed and its
+    /// engine ended (0: never).
+    #[arg(long, default_value_t = 0)]
+    idle_timeout: u64,
     /// Be the built-in engine: the protocol on stdin/stdout (what the
     /// server runs when no `cheversi` is beside it).
     #[arg(long, hide = true)]
     run_engine: bool,
+}
+
+fn parse_origin(s: &str) -> Result<String, String> {
+    cheversi_web::access::parse_origin(s)
 }
 
 /// `cheversi` beside this program, else this program as the engine.
@@ -127,6 +158,17 @@ async fn serve(cli: Cli) {
             max_engines: cli.max_explorers.into(),
             max_ms: cli.explore_max_ms,
             default_ms: 1000.min(cli.explore_max_ms),
+        },
+        public_origins: cli.public_origins,
+        max_per_address: cli.max_per_address,
+        page: PageLimits {
+            caps: Caps {
+                threads: cli.max_threads,
+                hash: cli.max_hash,
+                movetime: cli.max_think,
+                depth: cli.max_depth,
+            },
+            idle: (cli.idle_timeout > 0).then(|| Duration::from_secs(cli.idle_timeout)),
         },
     };
     if let Err(e) = server::serve(config, listener).await {

@@ -125,9 +125,50 @@ impl Default for Settings {
     }
 }
 
+/// What this server lets one page's engine use (`--max-threads`,
+/// `--max-hash`, `--max-think`, `--max-depth`); shown on the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Caps {
+    /// Most `Threads`.
+    pub threads: u32,
+    /// Most `Hash` in MiB.
+    pub hash: u32,
+    /// Most milliseconds a move (and an analysis) thinks.
+    pub movetime: u64,
+    /// Most plies of `go depth`.
+    pub depth: u64,
+}
+
+impl Caps {
+    /// The ranges of the messages, nothing narrower.
+    pub const NONE: Caps = Caps {
+        threads: 64,
+        hash: 1024,
+        movetime: 600_000,
+        depth: 16,
+    };
+
+    /// Whether analysis must stop after `movetime` rather than run until stopped.
+    pub fn limits_analysis(&self) -> bool {
+        self.movetime < Caps::NONE.movetime
+    }
+
+    /// The defaults, brought within the caps.
+    pub fn settings(&self) -> Settings {
+        let d = Settings::default();
+        Settings {
+            value: d.value.min(self.movetime),
+            threads: d.threads.min(self.threads),
+            hash: d.hash.min(self.hash),
+            ..d
+        }
+    }
+}
+
 impl Settings {
-    /// An error naming the first value out of its range.
-    pub fn check(&self) -> Result<(), String> {
+    /// An error naming the first value out of its range (the messages'
+    /// range, narrowed by the server's caps).
+    pub fn check(&self, caps: &Caps) -> Result<(), String> {
         let range = |name: &str, v: u64, lo: u64, hi: u64| {
             if (lo..=hi).contains(&v) {
                 Ok(())
@@ -136,11 +177,11 @@ impl Settings {
             }
         };
         match self.limit {
-            LimitKind::Movetime => range("movetime", self.value, 10, 600_000)?,
-            LimitKind::Depth => range("depth", self.value, 1, 16)?,
+            LimitKind::Movetime => range("movetime", self.value, 10, caps.movetime)?,
+            LimitKind::Depth => range("depth", self.value, 1, caps.depth)?,
         }
-        range("threads", self.threads.into(), 1, 64)?;
-        range("hash", self.hash.into(), 1, 1024)?;
+        range("threads", self.threads.into(), 1, caps.threads.into())?;
+        range("hash", self.hash.into(), 1, caps.hash.into())?;
         range("multipv", self.multipv.into(), 1, 16)?;
         range("delay", self.delay, 0, 60_000)
     }
@@ -209,6 +250,11 @@ pub enum ServerMsg {
         /// What is wrong.
         message: String,
     },
+    /// The page sat idle too long and is closed; the socket closes after it.
+    Idle {
+        /// Why, for people.
+        message: String,
+    },
     /// The server has no room for this page; the socket closes after it.
     Full {
         /// Why, for people.
@@ -242,6 +288,8 @@ pub struct StateMsg {
     pub players: [Player; 2],
     /// The engine settings.
     pub settings: Settings,
+    /// What this server lets the page's engine use.
+    pub caps: Caps,
     /// Analysis on?
     pub analyse: bool,
     /// Engine against engine paused?
@@ -434,7 +482,20 @@ mod tests {
         )
         .unwrap();
         let ClientMsg::Settings(s) = s else { panic!() };
-        assert!(s.check().unwrap_err().contains("depth"));
+        assert!(s.check(&Caps::NONE).unwrap_err().contains("depth"));
+        let caps = Caps {
+            threads: 2,
+            hash: 64,
+            movetime: 2000,
+            depth: 8,
+        };
+        let ok = caps.settings();
+        assert!(ok.check(&caps).is_ok());
+        let more = Settings { threads: 4, ..ok };
+        assert_eq!(
+            more.check(&caps).unwrap_err(),
+            "threads must be from 1 to 2, not 4"
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! The HTTP side: the page's three files, compiled into the binary, and the
-//! WebSocket that each page opens. Requests for another host (DNS
-//! rebinding) or a WebSocket from another origin are refused.
+//! The HTTP side: the page's files, compiled into the binary, and the
+//! WebSocket that each page opens. Who may use them is `crate::access`'s.
 
+use crate::access::Access;
 use crate::engine::EngineCommand;
 use crate::explore::Explorer;
-use crate::session::{Session, Timeouts};
+use crate::session::{PageLimits, Session, Timeouts};
 use axum::Router;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
@@ -16,7 +16,7 @@ use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -41,10 +41,22 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The bounds of `/api/explore`.
     pub explore: crate::explore::Limits,
+    /// The addresses the server is reached at through a reverse proxy
+    /// (`https://chess.example.org`), parsed by `access::parse_origin`.
+    pub public_origins: Vec<String>,
+    /// Pages one client address may hold open (0: no limit of its own).
+    pub max_per_address: usize,
+    /// Each page's engine caps and idle time.
+    pub page: PageLimits,
 }
+
+/// The client's address, as the connection came.
+#[derive(Clone, Copy, Debug)]
+struct Peer(IpAddr);
 
 struct AppState {
     config: Config,
+    access: Access,
     sessions: Arc<Semaphore>,
     explorer: Explorer,
 }
@@ -72,6 +84,11 @@ const JS: &str = "text/javascript; charset=utf-8";
 pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()> {
     let timeout = config.request_timeout;
     let state = Arc::new(AppState {
+        access: Access::new(
+            config.bind,
+            config.public_origins.clone(),
+            config.max_per_address,
+        ),
         sessions: Arc::new(Semaphore::new(config.max_sessions)),
         explorer: Explorer::new(config.engine.clone(), config.explore.clone()),
         config,
@@ -83,7 +100,7 @@ pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()>
         .route("/{file}", get(asset))
         .with_state(state);
     loop {
-        let (stream, _) = match listener.accept().await {
+        let (stream, peer): (_, SocketAddr) = match listener.accept().await {
             Ok(c) => c,
             // Out of file descriptors, a connection reset before it was
             // accepted: wait a moment (no busy loop) and go on serving.
@@ -93,7 +110,8 @@ pub async fn serve(config: Config, listener: TcpListener) -> std::io::Result<()>
                 continue;
             }
         };
-        let service = TowerToHyperService::new(app.clone());
+        let app = app.clone().layer(axum::Extension(Peer(peer.ip())));
+        let service = TowerToHyperService::new(app);
         tokio::spawn(async move {
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
@@ -120,7 +138,7 @@ async fn asset(
 }
 
 fn file(st: &AppState, headers: &HeaderMap, name: &str) -> Response {
-    if !host_allowed(st, headers) {
+    if !st.access.host_allowed(headers) {
         return unknown_host();
     }
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
@@ -147,7 +165,7 @@ async fn explore(
     headers: HeaderMap,
     query: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Response {
-    if !host_allowed(&st, &headers) {
+    if !st.access.host_allowed(&headers) {
         return unknown_host();
     }
     let mut r = st.explorer.handle(query).await;
@@ -159,109 +177,56 @@ async fn explore(
 
 async fn websocket(
     State(st): State<Arc<AppState>>,
+    axum::Extension(Peer(peer)): axum::Extension<Peer>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if !host_allowed(&st, &headers) {
+    if !st.access.host_allowed(&headers) {
         return unknown_host();
     }
-    if !same_origin(&headers) {
+    if !st.access.origin_allowed(&headers) {
         return (StatusCode::FORBIDDEN, "a WebSocket from another origin").into_response();
     }
+    let client = st.access.client(peer, &headers);
+    let admitted = st.access.admit(client);
     let permit = st.sessions.clone().try_acquire_owned();
     let config = st.config.clone();
+    let per_address = st.access.per_address();
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            match permit {
-                Ok(_permit) => {
-                    Session::new(socket, config.engine, config.timeouts)
+            match (admitted, permit) {
+                (Some(_admitted), Ok(_permit)) => {
+                    Session::new(socket, config.engine, config.timeouts, config.page)
                         .run()
                         .await
                 }
-                Err(_) => refuse(socket, config.max_sessions).await,
+                (None, _) => {
+                    let why = format!(
+                        "too many pages from your address (at most {per_address}); \
+                         close one and try again"
+                    );
+                    refuse(socket, why).await
+                }
+                (_, Err(_)) => {
+                    let limit = config.max_sessions;
+                    let why = format!(
+                        "too many pages are open (at most {limit}); close one and try again"
+                    );
+                    refuse(socket, why).await
+                }
             }
         })
 }
 
-async fn refuse(mut socket: WebSocket, limit: usize) {
-    let msg = crate::message::ServerMsg::Full {
-        message: format!("too many pages are open (at most {limit}); close one and try again"),
-    };
+async fn refuse(mut socket: WebSocket, message: String) {
+    let msg = crate::message::ServerMsg::Full { message };
     if let Ok(text) = serde_json::to_string(&msg) {
         let _ = socket.send(Message::Text(text.into())).await;
     }
     let _ = socket.send(Message::Close(None)).await;
 }
 
-/// On a loopback address, only loopback host names are served.
-fn host_allowed(st: &AppState, headers: &HeaderMap) -> bool {
-    if !st.config.bind.is_loopback() {
-        return true;
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    is_loopback_host(host)
-}
-
 fn unknown_host() -> Response {
     (StatusCode::FORBIDDEN, "unknown host").into_response()
-}
-
-/// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.split(':').next().unwrap_or(""),
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-/// A browser's WebSocket names the page's origin; it must be this server.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true; // not a browser: nothing to protect against
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    match (origin.to_str().ok(), host) {
-        (Some(o), Some(h)) => o
-            .strip_prefix("http://")
-            .is_some_and(|rest| rest.eq_ignore_ascii_case(h)),
-        _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn loopback_hosts() {
-        for ok in [
-            "localhost:8080",
-            "127.0.0.1:8080",
-            "127.0.0.1",
-            "[::1]:80",
-            "LOCALHOST",
-        ] {
-            assert!(is_loopback_host(ok), "{ok}");
-        }
-        for bad in ["evil.example:8080", "10.0.0.1:8080", "", "[::2]:80"] {
-            assert!(!is_loopback_host(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn origins() {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
-        assert!(same_origin(&h));
-        h.insert(header::ORIGIN, "http://127.0.0.1:8080".parse().unwrap());
-        assert!(same_origin(&h));
-        h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
-        assert!(!same_origin(&h));
-    }
 }

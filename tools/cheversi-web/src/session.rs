@@ -12,7 +12,7 @@ mod page;
 
 use crate::engine::{Engine, EngineCommand};
 use crate::game::{Eval, Game};
-use crate::message::{Player, ServerMsg, Settings};
+use crate::message::{Caps, Player, ServerMsg, Settings};
 use crate::uci::{self, EngineLine};
 use axum::extract::ws::{Message, WebSocket};
 use cheversi::{Placement, Variant};
@@ -36,6 +36,24 @@ pub struct Timeouts {
     pub margin: Duration,
     /// How often `isready` is sent during a search.
     pub ping: Duration,
+}
+
+/// What one page may have, fixed by the command line.
+#[derive(Clone, Copy, Debug)]
+pub struct PageLimits {
+    /// The engine's caps.
+    pub caps: Caps,
+    /// A page without a message for this long is closed (its engine ended).
+    pub idle: Option<Duration>,
+}
+
+impl Default for PageLimits {
+    fn default() -> PageLimits {
+        PageLimits {
+            caps: Caps::NONE,
+            idle: None,
+        }
+    }
 }
 
 /// What the engine is asked to do.
@@ -101,6 +119,11 @@ pub struct Session {
     ws: WebSocket,
     command: EngineCommand,
     timeouts: Timeouts,
+    limits: PageLimits,
+    /// When the page last sent a message.
+    active: Instant,
+    /// The analysis that ended by itself (under a think-time cap): not restarted.
+    analysed: Option<String>,
     game: Game,
     players: [Player; 2],
     settings: Settings,
@@ -127,14 +150,22 @@ pub struct Session {
 
 impl Session {
     /// A session for a page that has just connected.
-    pub fn new(ws: WebSocket, command: EngineCommand, timeouts: Timeouts) -> Session {
+    pub fn new(
+        ws: WebSocket,
+        command: EngineCommand,
+        timeouts: Timeouts,
+        limits: PageLimits,
+    ) -> Session {
         Session {
             ws,
             command,
             timeouts,
+            limits,
+            active: Instant::now(),
+            analysed: None,
             game: Game::new(Variant::Standard),
             players: [Player::Human, Player::Engine],
-            settings: Settings::default(),
+            settings: limits.caps.settings(),
             analyse: false,
             paused: false,
             engine: None,
@@ -179,7 +210,10 @@ impl Session {
                     self.closed = true;
                     Ok(())
                 }
-                Event::Client(Some(Ok(Message::Text(t)))) => self.on_client(t.as_str()).await,
+                Event::Client(Some(Ok(Message::Text(t)))) => {
+                    self.active = Instant::now();
+                    self.on_client(t.as_str()).await
+                }
                 Event::Client(Some(Ok(Message::Binary(_)))) => {
                     self.error("binary messages are not understood".into())
                         .await;
@@ -219,12 +253,19 @@ impl Session {
                 multipv: 1,
             });
         }
-        self.analyse.then(|| Wanted {
+        let caps = self.limits.caps;
+        let go = if caps.limits_analysis() {
+            format!("go movetime {}", caps.movetime)
+        } else {
+            "go infinite".into()
+        };
+        let w = Wanted {
             purpose: Purpose::Analysis,
             position,
-            go: "go infinite".into(),
+            go,
             multipv: self.settings.multipv,
-        })
+        };
+        (self.analyse && self.analysed.as_ref() != Some(&w.key())).then_some(w)
     }
 
     fn options_for(&self, multipv: u32) -> Applied {
@@ -432,6 +473,10 @@ impl Session {
         } else {
             self.flush().await;
         }
+        if s.purpose == Purpose::Analysis && !s.stopping {
+            // It ended by itself (the think-time cap): not again for the same position.
+            self.analysed = Some(s.key.clone());
+        }
         if s.purpose == Purpose::Move && !s.stopping {
             let pl: Placement = word.parse().map_err(|_| {
                 format!(
@@ -462,6 +507,7 @@ impl Session {
             search.and(self.next_ping),
             self.not_before,
             self.flush_at,
+            self.limits.idle.map(|d| self.active + d),
         ]
         .into_iter()
         .flatten()
@@ -470,6 +516,17 @@ impl Session {
 
     async fn on_timer(&mut self) -> Result<(), String> {
         let now = Instant::now();
+        if let Some(idle) = self.limits.idle
+            && now >= self.active + idle
+        {
+            let message = format!(
+                "this page was closed after {} s without a move or a click; its engine was ended",
+                idle.as_secs()
+            );
+            self.send(&ServerMsg::Idle { message }).await;
+            self.closed = true;
+            return Ok(());
+        }
         let ms = |d: Duration| d.as_millis();
         if let Phase::Starting { deadline, uciok } = self.phase
             && now >= deadline

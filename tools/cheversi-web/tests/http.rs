@@ -183,3 +183,48 @@ fn half_open_requests_are_closed_after_the_request_timeout() {
     // And the server still serves.
     assert!(get(&addr, "/", &addr).starts_with("HTTP/1.1 200"));
 }
+
+#[test]
+fn behind_a_proxy_public_origins_and_per_address_limits_hold() {
+    let srv = server(
+        &engine(),
+        &[],
+        &[
+            "--public-origin",
+            "https://chess.example.org",
+            "--max-per-address",
+            "2",
+        ],
+    );
+    let addr = host_port(&srv.url);
+    let through_proxy = |client: &str, origin: &str, host: &str| {
+        request(
+            &addr,
+            &format!(
+                "GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nX-Forwarded-For: {client}\r\n\
+                 Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+            ),
+        )
+    };
+    let public = "https://chess.example.org";
+    // The public host is served; another is not.
+    assert!(get(&addr, "/", "chess.example.org").starts_with("HTTP/1.1 200"));
+    assert!(get(&addr, "/", "evil.example").starts_with("HTTP/1.1 403"));
+    let (_, r) = through_proxy("198.51.100.7", "https://evil.example", "chess.example.org");
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    // Two pages of one client; the third is told; another client still gets one.
+    let (_a, r) = through_proxy("198.51.100.7", public, "chess.example.org");
+    assert!(r.starts_with("HTTP/1.1 101"), "{r}");
+    let (_b, r) = through_proxy("198.51.100.7", public, "127.0.0.1");
+    assert!(r.starts_with("HTTP/1.1 101"), "{r}");
+    let (mut third, r) = through_proxy("198.51.100.7", public, "chess.example.org");
+    let text = r + &frames(&mut third);
+    assert!(
+        text.contains("too many pages from your address (at most 2)"),
+        "{text}"
+    );
+    let (mut other, r) = through_proxy("203.0.113.5", public, "chess.example.org");
+    let text = r + &frames(&mut other);
+    assert!(text.contains("\"type\":\"state\""), "{text}");
+}

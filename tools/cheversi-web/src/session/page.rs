@@ -95,7 +95,7 @@ impl Session {
                 self.not_before = None;
             }
             ClientMsg::Settings(s) => {
-                s.check()?;
+                s.check(&self.limits.caps)?;
                 self.settings = s;
             }
             ClientMsg::RestartEngine {} => {
@@ -154,6 +154,7 @@ impl Session {
             position: PositionMsg::of(&self.game),
             players: self.players,
             settings: self.settings,
+            caps: self.limits.caps,
             analyse: self.analyse,
             paused: self.paused,
             thinking,
