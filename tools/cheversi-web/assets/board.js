@@ -62,15 +62,15 @@ export function drawBoard() {
         sq.dataset.piece = piece;
       } else if (showAtt) {
         const w = p.attackers[0][i], b = p.attackers[1][i];
-        if (w) sq.appendChild(count("att-w", w));
-        if (b) sq.appendChild(count("att-b", b));
+        if (w) sq.appendChild(mark("att att-w", w));
+        if (b) sq.appendChild(mark("att att-b", b));
         if (w || b) sq.classList.add(w > b ? "att-white" : b > w ? "att-black" : "att-both");
       }
       if (p.last === name) sq.classList.add("last");
       if (legal.has(name)) sq.classList.add("legal");
       sq.setAttribute("aria-label", squareLabel(name, i, legal.has(name)));
-      if (col === 0) sq.appendChild(label("rank", rank + 1));
-      if (row === 7) sq.appendChild(label("file", FILES[file]));
+      if (col === 0) sq.appendChild(mark("coord rank", rank + 1));
+      if (row === 7) sq.appendChild(mark("coord file", FILES[file]));
       sq.addEventListener("click", () => clickSquare(name));
       sq.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); clickSquare(name); }
@@ -80,17 +80,10 @@ export function drawBoard() {
   }
 }
 
-function count(cls, n) {
+// A mark drawn on a square, left out of its spoken name (the name says it).
+function mark(cls, text) {
   const s = document.createElement("span");
-  s.className = "att " + cls;
-  s.textContent = n;
-  s.setAttribute("aria-hidden", "true");
-  return s;
-}
-
-function label(cls, text) {
-  const s = document.createElement("span");
-  s.className = "coord " + cls;
+  s.className = cls;
   s.textContent = text;
   s.setAttribute("aria-hidden", "true");
   return s;

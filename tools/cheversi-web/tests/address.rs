@@ -25,24 +25,13 @@ async fn cursor(c: &fantoccini::Client) -> u64 {
 #[tokio::test]
 async fn a_shared_address_opens_its_game_and_a_reload_keeps_it() {
     let _one = ONE_BROWSER.lock().await;
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
+    // A shared game: two placements, White (the human) to move.
+    let query = "?variant=standard&moves=K@b2,R@a1";
+    let Some((engine, srv, b)) = open_page(&[], query).await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built here; run `cargo test --workspace`");
-    };
-    let srv = server(&engine, &[], &[]);
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
     let mut reference = Reference::start(&engine);
-
-    // A shared game: two placements, White (the human) to move.
-    c.goto(&format!("{}?variant=standard&moves=K@b2,R@a1", srv.url))
-        .await
-        .unwrap();
-    wait_ready(c, 20).await;
     wait_moves(c, 2, 10).await;
     assert_eq!(moves(c).await, ["K@b2", "R@a1"]);
     let facts = reference.facts(&moves(c).await);

@@ -63,26 +63,8 @@ async fn selected_pieces(c: &Client) -> Vec<String> {
     serde_json::from_value(v).unwrap()
 }
 
-async fn page(engine: &std::path::Path, extra: &[&str]) -> Option<(Server, Browser)> {
-    let Some((chromium, driver)) = browser_tools() else {
-        skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
-        return None;
-    };
-    let srv = server(engine, &[], extra);
-    let b = browser(&chromium, &driver).await;
-    b.client.goto(&srv.url).await.expect("the page loads");
-    wait_ready(&b.client, 20).await;
-    Some((srv, b))
-}
-
-fn engine() -> Option<std::path::PathBuf> {
-    let e = built("cheversi");
-    if e.is_none() {
-        skip("the cheversi engine is not built here; run `cargo test --workspace`");
-    }
-    e
+async fn page(extra: &[&str]) -> Option<(Server, Browser)> {
+    open_page(extra, "").await.map(|(_, srv, b)| (srv, b))
 }
 
 /// Items 1, 2, 8, 9, 10 and 14: loading, the notice line, what stays
@@ -90,8 +72,7 @@ fn engine() -> Option<std::path::PathBuf> {
 #[tokio::test]
 async fn loading_notices_picking_and_pgn() {
     let _one = ONE_BROWSER.lock().await;
-    let Some(engine) = engine() else { return };
-    let Some((_srv, b)) = page(&engine, &[]).await else {
+    let Some((_srv, b)) = page(&[]).await else {
         return;
     };
     let c = &b.client;
@@ -148,13 +129,7 @@ async fn loading_notices_picking_and_pgn() {
     )
     .await;
     assert_eq!(comments, serde_json::json!(["book", "-4.27/2 0.024s"]));
-    click(c, "#export-pgn").await;
-    let pgn = wait_for(10, "the PGN", || async {
-        let v = js(c, "return document.getElementById('io').value").await;
-        let v = v.as_str().unwrap_or("").to_string();
-        v.contains("[Date").then_some(v)
-    })
-    .await;
+    let pgn = exported_pgn(c).await;
     assert!(
         pgn.contains("1. K@d4 {book} 1... Q@e5 {-4.27/2 0.024s} *"),
         "{pgn}"
@@ -234,8 +209,7 @@ async fn loading_notices_picking_and_pgn() {
 #[tokio::test]
 async fn settings_and_analysis_say_what_they_do() {
     let _one = ONE_BROWSER.lock().await;
-    let Some(engine) = engine() else { return };
-    let Some((_srv, b)) = page(&engine, &[]).await else {
+    let Some((_srv, b)) = page(&[]).await else {
         return;
     };
     let c = &b.client;
@@ -324,8 +298,7 @@ async fn settings_and_analysis_say_what_they_do() {
 #[tokio::test]
 async fn a_full_server_says_so_and_lets_the_page_try_again() {
     let _one = ONE_BROWSER.lock().await;
-    let Some(engine) = engine() else { return };
-    let Some((srv, b)) = page(&engine, &["--max-sessions", "1"]).await else {
+    let Some((srv, b)) = page(&["--max-sessions", "1"]).await else {
         return;
     };
     let c = &b.client;
@@ -333,11 +306,8 @@ async fn a_full_server_says_so_and_lets_the_page_try_again() {
     let second = c.new_window(true).await.unwrap();
     c.switch_to_window(second.handle.clone()).await.unwrap();
     c.goto(&srv.url).await.unwrap();
+    wait_shown(c, "blocker", 10).await;
     let blocker = c.find(Locator::Id("blocker")).await.unwrap();
-    wait_for(10, "the busy cover", || async {
-        blocker.is_displayed().await.unwrap_or(false).then_some(())
-    })
-    .await;
     let said = text(c, "#blocker-text").await;
     assert!(
         said.contains("too many pages are open (at most 1)"),
@@ -377,8 +347,7 @@ async fn select_players(c: &Client, white: &str, black: &str) {
 #[tokio::test]
 async fn the_board_and_hands_sit_where_they_belong() {
     let _one = ONE_BROWSER.lock().await;
-    let Some(engine) = engine() else { return };
-    let Some((_srv, b)) = page(&engine, &[]).await else {
+    let Some((_srv, b)) = page(&[]).await else {
         return;
     };
     let c = &b.client;

@@ -9,21 +9,7 @@ use fantoccini::Client;
 use support::*;
 
 async fn start(extra: &[&str]) -> Option<(Server, Browser)> {
-    let Some((chromium, driver)) = browser_tools() else {
-        skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
-        return None;
-    };
-    let Some(engine) = built("cheversi") else {
-        skip("the cheversi engine is not built here; run `cargo test --workspace`");
-        return None;
-    };
-    let srv = server(&engine, &[], extra);
-    let b = browser(&chromium, &driver).await;
-    b.client.goto(&srv.url).await.expect("the page loads");
-    wait_ready(&b.client, 20).await;
-    Some((srv, b))
+    open_page(extra, "").await.map(|(_, srv, b)| (srv, b))
 }
 
 async fn players(c: &Client, white: &str, black: &str) {
@@ -108,13 +94,7 @@ async fn variations_are_kept_shown_browsed_and_in_the_pgn() {
     assert_eq!(moves(c).await, ["K@d4", "Q@e5", "Q@f5", "R@g6"]);
     assert_eq!(js(c, "return cheversi.state().cursor").await, 2);
     // The PGN keeps it; read back, the list shows it again.
-    click(c, "#export-pgn").await;
-    let pgn = wait_for(10, "the PGN", || async {
-        let v = js(c, "return document.getElementById('io').value").await;
-        let v = v.as_str().unwrap_or("").to_string();
-        v.contains("[Date").then_some(v)
-    })
-    .await;
+    let pgn = exported_pgn(c).await;
     assert!(
         pgn.contains("1. K@d4 Q@e5 (1... R@c3 2. R@b2) 2. Q@f5 R@g6 *"),
         "{pgn}"

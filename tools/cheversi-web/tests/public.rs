@@ -10,39 +10,23 @@ use support::*;
 #[tokio::test]
 async fn caps_are_shown_and_kept_and_an_idle_page_is_closed() {
     let _one = ONE_BROWSER.lock().await;
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
+    let caps = [
+        "--max-threads",
+        "2",
+        "--max-hash",
+        "64",
+        "--max-think",
+        "1500",
+        "--max-depth",
+        "8",
+        "--idle-timeout",
+        "5",
+    ];
+    let query = "?variant=open&moves=K@d4,Q@a1&black=human";
+    let Some((_, _srv, b)) = open_page(&caps, query).await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built here; run `cargo test --workspace`");
-    };
-    let srv = server(
-        &engine,
-        &[],
-        &[
-            "--max-threads",
-            "2",
-            "--max-hash",
-            "64",
-            "--max-think",
-            "1500",
-            "--max-depth",
-            "8",
-            "--idle-timeout",
-            "5",
-        ],
-    );
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
-    c.goto(&format!(
-        "{}?variant=open&moves=K@d4,Q@a1&black=human",
-        srv.url
-    ))
-    .await
-    .unwrap();
-    wait_ready(c, 20).await;
     wait_moves(c, 2, 10).await;
     assert_eq!(
         text(c, "#caps").await,
@@ -88,11 +72,7 @@ async fn caps_are_shown_and_kept_and_an_idle_page_is_closed() {
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     assert!(text(c, "#an-what").await.starts_with("last search"));
     // Idle: 5 s after the last message the page is closed, and says so.
-    let blocker = c.find(Locator::Id("blocker")).await.unwrap();
-    wait_for(15, "the idle page closed", || async {
-        blocker.is_displayed().await.unwrap_or(false).then_some(())
-    })
-    .await;
+    wait_shown(c, "blocker", 15).await;
     let said = text(c, "#blocker-text").await;
     assert!(
         said.contains("closed after 5 s without a move or a click"),

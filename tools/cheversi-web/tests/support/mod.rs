@@ -422,3 +422,47 @@ pub async fn press(c: &Client, key: char) {
         .then(KeyAction::Up { value: key });
     c.perform_actions(keys).await.expect("the key is pressed");
 }
+
+/// The real engine, the server with `extra` arguments and a browser on its
+/// page at `query` (`?variant=...`, or empty), the engine ready; `None`
+/// (skipped, or failed in CI) when a tool is missing.
+pub async fn open_page(extra: &[&str], query: &str) -> Option<(PathBuf, Server, Browser)> {
+    let Some((chromium, driver)) = browser_tools() else {
+        skip(
+            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
+        );
+        return None;
+    };
+    let Some(engine) = built("cheversi") else {
+        skip("the cheversi engine is not built here; run `cargo test --workspace`");
+        return None;
+    };
+    let srv = server(&engine, &[], extra);
+    let b = browser(&chromium, &driver).await;
+    b.client
+        .goto(&format!("{}{query}", srv.url))
+        .await
+        .expect("the page loads");
+    wait_ready(&b.client, 20).await;
+    Some((engine, srv, b))
+}
+
+/// Clicks *PGN* and returns the text it puts in the box.
+pub async fn exported_pgn(c: &Client) -> String {
+    click(c, "#export-pgn").await;
+    wait_for(10, "the PGN in the box", || async {
+        let v = js(c, "return document.getElementById('io').value").await;
+        let v = v.as_str().unwrap_or("").to_string();
+        v.contains("[Date").then_some(v)
+    })
+    .await
+}
+
+/// Waits until the element `#id` is shown.
+pub async fn wait_shown(c: &Client, id: &str, secs: u64) {
+    let e = c.find(Locator::Id(id)).await.expect("the element");
+    wait_for(secs, &format!("#{id} shown"), || async {
+        e.is_displayed().await.unwrap_or(false).then_some(())
+    })
+    .await;
+}
