@@ -111,20 +111,39 @@ pub fn server(engine: &Path, engine_args: &[&str], extra: &[&str]) -> Server {
 /// Chromium under chromedriver, and the WebDriver client.
 pub struct Browser {
     pub client: Client,
-    _driver: Proc,
+    _driver: Group,
     _profile: tempfile::TempDir,
+}
+
+/// chromedriver in a process group of its own, with the Chromium it starts:
+/// the whole group is killed when dropped (killing chromedriver alone, or
+/// ending the WebDriver session just before, leaves Chromium running).
+pub struct Group(Child);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.0.id())])
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Starts chromedriver on a free port and a headless Chromium through it.
 pub async fn browser(chromium: &Path, driver: &Path) -> Browser {
     let port = free_port();
-    let child = Command::new(driver)
-        .arg(format!("--port={port}"))
+    let mut cmd = Command::new(driver);
+    cmd.arg(format!("--port={port}"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let driver_proc = Proc(child);
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let driver_proc = Group(cmd.spawn().expect("chromedriver starts"));
     let profile = tempfile::tempdir().expect("a profile folder");
     let args = [
         "--headless",
