@@ -129,7 +129,7 @@ LAYERS = [
     "src/position.rs", "src/variant", "src/fen.rs", "src/symmetry.rs", "src/perft.rs",
     "src/value.rs", "src/gains", "src/eval", "src/search/endgame/node", "src/search/endgame/open", "src/search/endgame/standard",
     "src/search/endgame/standard/four_left_bound",
-    "src/search/endgame", "src/search", "src/solve", "src/engine.rs", "src/protocol/response", "src/protocol/io", "src/protocol/cecp", "src/protocol", "src/lib.rs",
+    "src/search/endgame", "src/search", "src/solve", "src/suite", "src/engine.rs", "src/protocol/response", "src/protocol/io", "src/protocol/cecp", "src/protocol", "src/lib.rs",
     "src/main.rs",
 ]
 
