@@ -7,7 +7,10 @@
 //! 1. the most promising move's exact value, the best value so far;
 //! 2. every other move against the best (null windows: does it reach it,
 //!    does it pass it?), which proves the best move(s) and bounds the rest;
-//! 3. the exact margin of every move still bounded, best first (MTD(f)).
+//! 3. the exact margin of every move still bounded, best first: one
+//!    search with the move's interval as the window (MTD(f) from a shallow
+//!    guess steps there one null window at a time when the guess is points
+//!    off, as in `open`).
 //!
 //! Moves that a symmetry of the position maps onto each other are proven
 //! once. The searches run through [`Searcher::solve_within_until`], so a
@@ -243,7 +246,7 @@ impl Explorer<'_> {
         let mut rest = order;
         rest.sort_by_key(|&i| Reverse(self.slots[i].hi));
         for i in rest {
-            self.mtdf(i)?;
+            self.window(i)?;
         }
         Ok(())
     }
@@ -300,25 +303,54 @@ impl Explorer<'_> {
         Ok(())
     }
 
-    /// Is slot `i`'s move worth at least `gamma`? One null-window search
-    /// of the position after it; its fail-soft value narrows the slot.
-    fn test(&mut self, i: usize, gamma: i32) -> Result<(), Stopped> {
-        let mv = self.slots[i].mv;
+    /// Slot `i`'s exact value by one search with its interval as the
+    /// window (a bounded move's margin: its guess is often points away, and
+    /// MTD(f) would step down to it one null window at a time).
+    fn window(&mut self, i: usize) -> Result<(), Stopped> {
+        while !self.slots[i].exact() {
+            let (lo, hi) = (self.slots[i].lo, self.slots[i].hi);
+            // The child's value lies in [-hi, -lo]: a window just around it.
+            let (a, b) = search_window(-hi - 1, -lo + 1);
+            let value = self.search(i, a, b)?;
+            let s = &mut self.slots[i];
+            if value <= a {
+                narrow(s, Some(-floor_points(value)), None, Proof::Search);
+            } else if value >= b {
+                narrow(s, None, Some(-ceil_points(value)), Proof::Search);
+            } else {
+                let v = -floor_points(value);
+                narrow(s, Some(v), Some(v), Proof::Search);
+            }
+            self.report(i);
+        }
+        Ok(())
+    }
+
+    /// One search of the position after slot `i`'s move within (a, b)
+    /// (the child's view, the search's units).
+    fn search(&mut self, i: usize, a: i32, b: i32) -> Result<i32, Stopped> {
         let mut child = self.pos.clone();
-        child.play(mv);
-        // The child's view: the move reaches gamma iff the child is worth
-        // at most -gamma.
-        let (a, b) = search_window(-gamma, -gamma + 1);
+        child.play(self.slots[i].mv);
         let solved = self
             .searcher
             .solve_within_until(&child, a, b, self.control)
             .ok_or(Stopped)?;
         self.nodes += solved.nodes;
+        Ok(solved.value)
+    }
+
+    /// Is slot `i`'s move worth at least `gamma`? One null-window search
+    /// of the position after it; its fail-soft value narrows the slot.
+    fn test(&mut self, i: usize, gamma: i32) -> Result<(), Stopped> {
+        // The child's view: the move reaches gamma iff the child is worth
+        // at most -gamma.
+        let (a, b) = search_window(-gamma, -gamma + 1);
+        let value = self.search(i, a, b)?;
         let s = &mut self.slots[i];
-        if solved.value <= a {
-            narrow(s, Some(-floor_points(solved.value)), None, Proof::Search);
+        if value <= a {
+            narrow(s, Some(-floor_points(value)), None, Proof::Search);
         } else {
-            narrow(s, None, Some(-ceil_points(solved.value)), Proof::Search);
+            narrow(s, None, Some(-ceil_points(value)), Proof::Search);
         }
         self.report(i);
         Ok(())
