@@ -4,12 +4,15 @@
 
 import { $, moveNumber, title, ui } from "./common.js";
 
+// Book lines by search id: one may come before the state that starts its
+// search, or before its first line.
+const books = new Map();
 let search = fresh(0, 0);
 let playLine = () => {};
 let timer = null;
 
 function fresh(id, ply) {
-  return { id, ply, left: null, purpose: null, lines: new Map(), book: null, t0: performance.now(), running: false, last: 0 };
+  return { id, ply, left: null, purpose: null, lines: new Map(), book: books.get(id) || null, t0: performance.now(), running: false, last: 0 };
 }
 
 // `play(list)` plays placements one after the other from the position shown.
@@ -32,7 +35,7 @@ export function analysisState() {
     if (s.id !== search.id) {
       const book = search.id === 0 ? search.book : null;
       search = fresh(s.id, s.ply);
-      search.book = book;
+      search.book = search.book || book;
       search.t0 = performance.now() - s.elapsed;
     }
     search.purpose = s.purpose;
@@ -40,7 +43,10 @@ export function analysisState() {
   } else {
     if (search.running) search.last = performance.now() - search.t0;
     search.running = false;
-    if (search.ply !== st.position.ply && !st.analyse && !st.thinking) search = fresh(0, st.position.ply);
+    // The engine's search for the move just played stays (with its solved
+    // line) until the position moves on.
+    const engineMove = st.position.ply === search.ply + 1 && st.players[search.ply % 2] === "engine";
+    if (search.ply !== st.position.ply && !engineMove && !st.analyse && !st.thinking) search = fresh(0, st.position.ply);
   }
   if (search.running && !timer) timer = setInterval(drawStats, 250);
   if (!search.running && timer) { clearInterval(timer); timer = null; }
@@ -48,11 +54,36 @@ export function analysisState() {
 }
 
 export function onBook(msg) {
+  const book = { text: msg.text, ply: msg.ply ?? search.ply };
+  books.set(msg.search, book);
+  for (const id of books.keys()) if (id < msg.search - 8) books.delete(id);
   if (msg.search === search.id || search.id === 0) {
     search.id = msg.search;
-    search.book = msg.text;
+    search.book = book;
     drawAnalysis();
   }
+}
+
+// The engine's book line ("solved: win (exact 1)", the side to move's
+// view at `ply`) turned to White's view, as every number on the page:
+// "solved: Black wins by 1 (White −1, exact)".
+export function solvedText(text, ply) {
+  const m = /^(?:solved: )?.*\((exact|at least|at most) ([+-]?\d+)\)$/.exec(text);
+  if (!m) return text.startsWith("solved") ? text : "solved: " + text;
+  const white = ply % 2 === 0;
+  const v = Number(m[2]) * (white ? 1 : -1);
+  const how = m[1] === "exact" ? "=" : (m[1] === "at least") === white ? "≥" : "≤";
+  const signed = v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0";
+  if (how === "=") {
+    const words = v > 0 ? `White wins by ${v}` : v < 0 ? `Black wins by ${-v}` : "a draw";
+    return `solved: ${words} (White ${signed}, exact)`;
+  }
+  let words = "not decided by the data";
+  if (how === "≥" && v >= 1) words = `White wins by at least ${v}`;
+  else if (how === "≥" && v === 0) words = "White draws or wins";
+  else if (how === "≤" && v <= -1) words = `Black wins by at least ${-v}`;
+  else if (how === "≤" && v === 0) words = "Black draws or wins";
+  return `solved: ${words} (White ${how} ${signed})`;
 }
 
 // Returns the search's first line when it is new, for the evaluation graph.
@@ -127,7 +158,7 @@ export function drawAnalysis() {
   $("an-what").textContent = label();
   const solved = $("solved");
   solved.hidden = !search.book;
-  if (search.book) solved.textContent = search.book.startsWith("solved") ? search.book : "solved: " + search.book;
+  if (search.book) solved.textContent = solvedText(search.book.text, search.book.ply);
   const body = $("an-lines").tBodies[0];
   body.replaceChildren();
   const here = search.ply === st.position.ply;

@@ -39,7 +39,14 @@ pub struct Explorer {
     engine: EngineCommand,
     limits: Limits,
     slots: Arc<Semaphore>,
+    /// The last probe: when, and why the engine does not explore (`None`:
+    /// it does).
+    probed: Arc<tokio::sync::Mutex<Probed>>,
 }
+
+/// When the engine was last probed, and why it does not explore (`None`:
+/// it does).
+type Probed = Option<(Instant, Option<String>)>;
 
 /// How long a request waits for a free engine before it is refused.
 const QUEUE_WAIT: Duration = Duration::from_secs(3);
@@ -47,6 +54,11 @@ const QUEUE_WAIT: Duration = Duration::from_secs(3);
 const GRACE: Duration = Duration::from_secs(10);
 /// The stream's pace: at most one object per this interval (and the last).
 const PACE: Duration = Duration::from_millis(150);
+/// The probe's patience: an engine that has not explored the empty board
+/// from its book (`explore movetime 0`) in this time does not explore.
+const PROBE: Duration = Duration::from_secs(2);
+/// How long a failed probe stands before the next request probes again.
+const FORGET_REFUSAL: Duration = Duration::from_secs(60);
 
 /// One move and what is proven of it (points, the mover's view).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -94,6 +106,7 @@ impl Explorer {
             slots: Arc::new(Semaphore::new(limits.max_engines.max(1))),
             engine,
             limits,
+            probed: Arc::new(tokio::sync::Mutex::new(None)),
         }
     }
 
@@ -110,6 +123,9 @@ impl Explorer {
             Ok(r) => r,
             Err(why) => return error(StatusCode::BAD_REQUEST, why),
         };
+        if let Err(why) = self.explores().await {
+            return error(StatusCode::NOT_IMPLEMENTED, why);
+        }
         let permit =
             match tokio::time::timeout(QUEUE_WAIT, self.slots.clone().acquire_owned()).await {
                 Ok(Ok(p)) => p,
@@ -140,6 +156,57 @@ impl Explorer {
             Err((code, why)) => error(code, why),
         }
     }
+
+    /// Whether the engine explores, by a probe (once, or again a while
+    /// after a failed one), so that an engine that does not speak `explore`
+    /// is not started for every request and left to time out.
+    async fn explores(&self) -> Result<(), String> {
+        // On a task of its own: a client that goes away (the page moved
+        // on) does not cut the probe short, so its answer is kept.
+        let (probed, engine) = (self.probed.clone(), self.engine.clone());
+        let task = tokio::spawn(async move {
+            let mut probed = probed.lock().await;
+            if let Some((at, why)) = &*probed {
+                match why {
+                    None => return Ok(()),
+                    Some(why) if at.elapsed() < FORGET_REFUSAL => return Err(why.clone()),
+                    Some(_) => {}
+                }
+            }
+            let why = probe(&engine).await.err();
+            *probed = Some((Instant::now(), why.clone()));
+            why.map_or(Ok(()), Err)
+        });
+        task.await
+            .unwrap_or_else(|e| Err(format!("the probe failed: {e}")))
+    }
+}
+
+/// `explore movetime 0` on the empty board: an engine that explores
+/// answers `explored` at once (from its book).
+async fn probe(cmd: &EngineCommand) -> Result<(), String> {
+    let mut engine = Engine::spawn(cmd).map_err(|e| format!("cannot start the engine: {e}"))?;
+    let answer = async {
+        engine.send("position startpos").await?;
+        engine.send("explore movetime 0").await?;
+        while let Some(line) = engine.recv().await {
+            match parse(&line) {
+                Line::End { .. } => return Ok(()),
+                Line::Error(e) => return Err(format!("the engine does not explore: {e}")),
+                _ => {}
+            }
+        }
+        Err("the engine exited when asked to explore".to_string())
+    };
+    let result = match tokio::time::timeout(PROBE, answer).await {
+        Ok(r) => r,
+        Err(_) => Err(format!(
+            "the engine does not explore: no answer to 'explore' within {} s",
+            PROBE.as_secs()
+        )),
+    };
+    engine.quit().await;
+    result
 }
 
 /// A JSON error: `{"error": "<why>"}`.
@@ -304,7 +371,7 @@ impl Run {
                 }
                 Line::Error(e) => {
                     let why = format!("the engine refused to explore: {e}");
-                    return Err((StatusCode::BAD_GATEWAY, why));
+                    return Err((StatusCode::NOT_IMPLEMENTED, why));
                 }
                 Line::Other => {}
             }

@@ -218,6 +218,9 @@ pub enum ServerMsg {
     Book {
         /// The search it belongs to.
         search: u64,
+        /// The ply of the position searched (the text speaks for its side
+        /// to move).
+        ply: u8,
         /// The engine's words.
         text: String,
     },

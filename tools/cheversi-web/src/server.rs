@@ -73,6 +73,7 @@ const ASSETS: [(&str, &str, &str); 10] = [
     ("analysis.js", JS, include_str!("../assets/analysis.js")),
     ("settings.js", JS, include_str!("../assets/settings.js")),
     ("address.js", JS, include_str!("../assets/address.js")),
+    ("explorer.js", JS, include_str!("../assets/explorer.js")),
 ];
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

@@ -410,9 +410,9 @@ impl Session {
             EngineLine::Info(info) => self.queue_info(info),
             EngineLine::Book(text) => {
                 if let Some(s) = self.search.as_ref().filter(|s| !s.stopping) {
-                    let search = s.id;
+                    let (search, ply) = (s.id, s.ply);
                     let text = cut(&text, 200);
-                    self.send(&ServerMsg::Book { search, text }).await;
+                    self.send(&ServerMsg::Book { search, ply, text }).await;
                 }
             }
             EngineLine::Text(text) => {

@@ -306,7 +306,7 @@ async fn a_book_line_of_the_engine_is_shown_as_solved() {
         v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
     })
     .await;
-    assert_eq!(solved, "solved: draw (exact 0)");
+    assert_eq!(solved, "solved: a draw (White 0, exact)");
     let score = wait_for(10, "the exact line", || async {
         let v = js(c, "const r = document.querySelector('#an-lines tr.exact'); return r ? r.children[0].textContent : ''").await;
         v.as_str().filter(|s| !s.is_empty()).map(str::to_string)
