@@ -62,7 +62,7 @@ struct AppState {
 }
 
 /// The page's files: name, content type, content.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 11] = [
     ("index.html", HTML, include_str!("../assets/index.html")),
     ("style.css", CSS, include_str!("../assets/style.css")),
     ("app.js", JS, include_str!("../assets/app.js")),

@@ -233,13 +233,22 @@ pub async fn text(c: &Client, css: &str) -> String {
 }
 
 /// Clicks an element.
+/// The page draws the board and hands again on every state, so an element
+/// found may be replaced before the click lands: then it is found again.
 pub async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    for tries_left in (0..3).rev() {
+        let found = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        match found.click().await {
+            Ok(()) => return,
+            Err(e) if tries_left > 0 && e.to_string().contains("stale element") => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
 }
 
 /// The squares highlighted as legal, sorted.
