@@ -65,26 +65,13 @@ async fn arrows(c: &Client) -> Vec<String> {
 #[tokio::test]
 async fn a_shared_position_is_explored_a_move_played_and_reloaded() {
     let _one = ONE_BROWSER.lock().await;
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
+    // A shared address, two humans: Black to move after K@b2.
+    let query = "?variant=standard&moves=K@b2&white=human&black=human";
+    let Some((_, srv, b)) = open_page(&[], query).await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built here; run `cargo test --workspace`");
-    };
-    let srv = server(&engine, &[], &[]);
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
 
-    // A shared address, two humans: Black to move after K@b2.
-    c.goto(&format!(
-        "{}?variant=standard&moves=K@b2&white=human&black=human",
-        srv.url
-    ))
-    .await
-    .unwrap();
-    wait_ready(c, 20).await;
     let r = wait_row(c, "Black to move", "R@a1", "wins by 1").await;
     // Best first; the number is White's lead; R@a1 proven best, drawn.
     assert_eq!(r[0][0], "R@a1", "{r:?}");
@@ -159,21 +146,12 @@ async fn a_shared_position_is_explored_a_move_played_and_reloaded() {
 #[tokio::test]
 async fn the_solved_line_follows_every_search_in_whites_view() {
     let _one = ONE_BROWSER.lock().await;
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip(
-            "chromium or chromedriver is not installed (apt-get install chromium chromium-driver)",
-        );
+    let Some((_, _srv, b)) = open_page(&[], "").await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built here; run `cargo test --workspace`");
-    };
-    let srv = server(&engine, &[], &[]);
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
     // The human plays White's K@b2 by clicks; the engine answers as Black
     // from its book (the search of the report, which showed nothing).
-    c.goto(&srv.url).await.unwrap();
-    wait_ready(c, 20).await;
     click(c, "#hand-white-K").await;
     click(c, "#sq-b2").await;
     solved(c, "solved: Black wins by 1 (White −1, exact)").await;
