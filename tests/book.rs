@@ -31,7 +31,14 @@ fn every_book_position_answers_at_once_with_a_proven_move() {
     let mut engine = Engine::new(Options::default(), sink);
     let movetime = Duration::from_millis(100);
     for (v, e, pos) in &all {
-        let answer = book::answer(pos, &Canonical::of(pos), e).expect("a book entry settles");
+        let entry = book::answer(pos, &Canonical::of(pos), e).expect("a book entry settles");
+        // What the engine plays from: the entry, bettered by its children's.
+        let answer = book::probe(pos).expect("in the book");
+        assert!(
+            answer.score >= entry.score || answer.bound != entry.bound,
+            "{v} {}: {answer:?} against the entry's {entry:?}",
+            e.fen
+        );
         let limits = Limits {
             movetime: Some(movetime),
             ..Limits::default()
@@ -197,4 +204,40 @@ fn the_book_wins_originals_game_for_black_whatever_white_plays() {
     eprintln!("Black: {seen} positions above {SEARCH_FROM} plies left, each with a winning move");
     // A reply to each of White's 320 first moves, then to each second move.
     assert!(seen > 320, "{seen} positions");
+}
+
+/// `original`'s exact data (`solutions/original-exact.book`): after White's
+/// `Q@d4` the book answers with the reply proven to win by the most
+/// (`B@e4`, exactly +2), and after each of Black's replies whose margin the
+/// store bounds, White has a move in the book proven to lose by no more
+/// than that margin, whatever Black plays next, down to where the search
+/// takes over.
+#[test]
+fn originals_exact_data_keeps_the_margin_for_white_after_q_d4() {
+    let mut pos = Position::new(Variant::Original);
+    pos.play("Q@d4".parse().unwrap());
+    let black = book::probe(&pos).expect("Q@d4 is in the book");
+    // B@e4 is worth exactly +2 (its entry), the other replies are not all
+    // bounded yet: Q@d4 is lost by at least 2.
+    assert_eq!(black.mv, Some("B@e4".parse().unwrap()));
+    assert_eq!((black.score, black.bound), (2, Bound::Lower));
+    assert_eq!(black.text(), "book solved: win (at least +2)");
+    let mut replies = 0;
+    let mut seen = 0;
+    for m in pos.legal_moves().iter() {
+        let undo = pos.play(m);
+        if let Some(a) = book::probe(&pos).filter(|a| a.mv.is_some()) {
+            // White's view: the store proves White keeps at least -2.
+            assert!(a.score >= -2, "after Q@d4 {m}: {}", a.score);
+            replies += 1;
+            seen += walk(&mut pos, cheversi::Color::White, a.score);
+        }
+        pos.undo(m, undo);
+    }
+    eprintln!(
+        "White: {replies} replies to Q@d4 bounded, {seen} positions above {SEARCH_FROM} plies left"
+    );
+    // Symmetric replies count twice; the store bounds 16 up to symmetry.
+    assert!(replies >= 16, "{replies} replies");
+    assert_eq!(seen, replies);
 }

@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 const DATA: &[&str] = &[
     include_str!("../../solutions/standard.book"),
     include_str!("../../solutions/original.book"),
+    include_str!("../../solutions/original-exact.book"),
 ];
 
 /// One settled position of the book.
@@ -139,17 +140,58 @@ pub fn entries() -> impl Iterator<Item = (&'static (Variant, String), &'static B
 
 /// What the compiled-in book settles of `pos`, if anything.
 pub fn probe(pos: &Position) -> Option<Answer> {
+    let (c, e) = lookup(pos)?;
+    answer(pos, &c, &e)
+}
+
+/// `pos`'s canonical form and what the book proves of it: its entry, the
+/// lower end raised (with its move) by any child the book holds at most
+/// `-v`, which makes that move worth at least `v`. A store does not always
+/// hold a parent's best bound (the solver proves a reply's exact margin
+/// before it returns to the parent, and a session may end in between), so
+/// the children can prove more than the entry; a position without an
+/// entry whose children prove a bound is answered too.
+fn lookup(pos: &Position) -> Option<(Canonical, BookEntry)> {
     let c = Canonical::of(pos);
-    let e = book().get(&(pos.variant(), c.key.clone()))?;
-    answer(pos, &c, e)
+    let mut e = book().get(&(pos.variant(), c.key.clone())).cloned();
+    let mut child = pos.clone();
+    // The highest any move is proven worth at most, while every move so far
+    // is bounded: then the position is worth at most that.
+    let moves = pos.legal_moves();
+    let mut ceiling = (!moves.is_empty()).then_some(-NO_BOUND);
+    for m in moves.iter() {
+        let undo = child.play(m);
+        let below = book().get(&(pos.variant(), Canonical::of(&child).key));
+        child.undo(m, undo);
+        ceiling = match below {
+            Some(b) if b.lo > -NO_BOUND => ceiling.map(|h| h.max(-b.lo)),
+            _ => None,
+        };
+        let Some(below) = below.filter(|b| b.hi < NO_BOUND) else {
+            continue;
+        };
+        let by_move = BookEntry {
+            fen: c.fen.clone(),
+            lo: -below.hi,
+            hi: NO_BOUND,
+            best: Some(c.to_image(m)),
+        };
+        e = Some(match e {
+            Some(old) => together(old, by_move),
+            None => by_move,
+        });
+    }
+    if let (Some(e), Some(h)) = (&mut e, ceiling) {
+        e.hi = e.hi.min(h);
+    }
+    e.map(|e| (c, e))
 }
 
 /// The compiled-in book's interval of `pos`'s value (points, the side to
 /// move's view; [`NO_BOUND`] where an end is open) and the move proving
 /// its lower end, as a move of `pos`.
 pub fn interval(pos: &Position) -> Option<(i32, i32, Option<Placement>)> {
-    let c = Canonical::of(pos);
-    let e = book().get(&(pos.variant(), c.key.clone()))?;
+    let (c, e) = lookup(pos)?;
     let best = e
         .best
         .map(|m| c.from_image(m))
