@@ -8,6 +8,7 @@ Threads, pings with isready and quits. Any deviation from UCI that it notices
 raises; the exit code says pass (0) or fail (1).
 """
 
+import logging
 import sys
 
 import chess.engine
@@ -23,6 +24,35 @@ EXPECTED = {
     "OwnBook": ("check", True, None, None),
     "UCI_Variant": ("combo", "standard", None, None),
 }
+
+
+def live_lines(binary: str) -> list:
+    """An infinite search from the empty board (out of the book) until two
+    live lines, `info depth D nodes N nps N hashfull H time T`, have come:
+    python-chess reads them as infos with those figures and no score, and
+    the nodes rise. (Its chess board cannot read our placements in the pv
+    lines or a bestmove: it logs those, so this engine is closed, not quit.)"""
+
+    class Empty(chess.Board):  # python-chess sends its UCI_Variant and `position startpos`
+        uci_variant = "standard"
+
+    for name in ("chess.engine", "asyncio"):  # the pv lines it cannot read
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    engine = chess.engine.SimpleEngine.popen_uci([binary], timeout=10)
+    live = []
+    try:
+        engine.configure({"OwnBook": False})
+        analysis = engine.analysis(Empty())
+        while len(live) < 2:
+            info = analysis.get()
+            if "score" not in info and "nodes" in info:
+                assert {"depth", "nps", "hashfull", "time"} <= info.keys(), info
+                live.append(info)
+    finally:
+        engine.close()
+    nodes = [i["nodes"] for i in live]
+    assert nodes[0] < nodes[1], nodes
+    return live
 
 
 def main(binary: str) -> int:
@@ -42,8 +72,10 @@ def main(binary: str) -> int:
         assert list(variant.var) == ["standard", "open", "original"], variant.var
         engine.configure({"Hash": 32, "Threads": 2})
         engine.ping()
+        live = live_lines(binary)
         print(f"python-chess {chess.__version__}: {name}: {len(engine.options)} options, "
-              "configured Hash and Threads, ping answered")
+              f"configured Hash and Threads, ping answered, {len(live)} live lines read "
+              f"(nodes {[i['nodes'] for i in live]})")
     finally:
         engine.quit()
     return 0

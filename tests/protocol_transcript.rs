@@ -490,3 +490,49 @@ fn debug_log_file_appends_both_directions() {
         "cannot open the debug log file '/nonexistent/dir/x.log'",
     );
 }
+
+/// The figures of a live line `info depth D nodes N nps N hashfull H time
+/// T` (no score, no pv), or `None` for any other line.
+fn live_figures(line: &str) -> Option<[u64; 5]> {
+    let t: Vec<&str> = line.split(' ').collect();
+    let keys = ["depth", "nodes", "nps", "hashfull", "time"];
+    if t.len() != 11 || t[0] != "info" || (0..5).any(|k| t[1 + 2 * k] != keys[k]) {
+        return None;
+    }
+    let mut v = [0; 5];
+    for (k, slot) in v.iter_mut().enumerate() {
+        *slot = t[2 + 2 * k].parse().ok()?;
+    }
+    Some(v)
+}
+
+#[test]
+fn a_long_search_reports_live_figures_between_depths_and_a_short_one_none() {
+    let mut e = Engine::start();
+    // The empty board is in the book: searched only without it.
+    assert!(e.ask("setoption name OwnBook value false").is_empty());
+    e.send("go infinite");
+    let mut live = Vec::new();
+    while live.len() < 2 {
+        let l = e.next();
+        if let Some(v) = live_figures(&l) {
+            live.push(v);
+        } else {
+            check_info(&l);
+        }
+    }
+    e.send("stop");
+    let got = e.until("bestmove");
+    check_info(&got[got.len() - 2]);
+    let [d0, n0, _, h0, t0] = live[0];
+    let [d1, n1, _, h1, t1] = live[1];
+    assert!(d0 >= 1 && d1 >= d0 && d1 <= 16, "{live:?}");
+    assert!(n1 > n0 && n0 > 0, "nodes rise: {live:?}");
+    assert!(h0 <= 1000 && h1 <= 1000, "{live:?}");
+    // About once a second: the first after ~1 s, never two within ~500 ms.
+    assert!(t0 >= 900 && t1 >= t0 + 500, "{live:?}");
+    // A short search says nothing between its depths.
+    e.send("position startpos moves K@d4 Q@e5");
+    let (lines, _) = search(&mut e, "go depth 1");
+    assert!(lines.iter().all(|l| live_figures(l).is_none()), "{lines:?}");
+}

@@ -4,9 +4,13 @@
 use super::root::{GUESS_DEPTH, Progress, root_moves};
 use super::time::Budget;
 use super::tt::TtBound;
-use super::worker::{Shared, Worker, reach};
-use super::{Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, Searcher, Value};
+use super::worker::{Shared, Ticker, Worker, reach};
+use super::{
+    Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, STATS_EVERY, Searcher, Stats,
+    Value,
+};
 use crate::position::Position;
+use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
@@ -75,8 +79,24 @@ pub fn run(
         .unwrap_or(u32::MAX)
         .clamp(1, left.max(1) as u32) as u8;
     let multipv = s.options.multipv;
+    // The main thread reports both its completed depths and, between
+    // them, the live figures.
+    let on_event = RefCell::new(on_event);
+    let mut tick = |depth: u8, nodes: u64| {
+        let stats = Stats {
+            depth: depth as u32,
+            nodes,
+            time: start.elapsed(),
+            hashfull: shared.tt.hashfull(),
+        };
+        (on_event.borrow_mut())(Event::Stats(stats));
+    };
     let (main_tables, helpers) = s.tables.split_first_mut().expect("one table per thread");
     let mut main = Worker::new(pos.clone(), &shared, main_tables, 0);
+    main.ticker = Some(Ticker {
+        next: start + STATS_EVERY,
+        report: &mut tick,
+    });
     let mut roots = root_moves(&main, &limits.searchmoves);
     if roots.is_empty() {
         hold(control, limits);
@@ -106,7 +126,7 @@ pub fn run(
         main.iterate(&mut roots, max_depth, multipv, &mut |p| {
             for line in 0..p.lines {
                 let i = info(p, line, p.depth >= exact_at, start, hashfull());
-                on_event(Event::Info(i));
+                (on_event.borrow_mut())(Event::Info(i));
             }
         });
         shared.done(0);

@@ -142,11 +142,34 @@ pub struct Info {
     pub pv: Vec<Placement>,
 }
 
+/// The figures of the iteration under way, reported between completed
+/// depths (see [`STATS_EVERY`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// The nominal depth being searched (not yet completed).
+    pub depth: u32,
+    /// Nodes visited so far (all threads, as far as published).
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+/// How often a `go` reports [`Event::Stats`] while it runs: first after
+/// this long, then again this long after the last one. The main thread
+/// looks at the clock every 1024 nodes, so a report is late by at most
+/// that much searching.
+pub const STATS_EVERY: Duration = Duration::from_secs(1);
+
 /// What the search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Progress.
     Info(Info),
+    /// The live figures of the depth under way (`go` only, about once a
+    /// second, never before the first second).
+    Stats(Stats),
     /// A free-text note for people (rendered as `info string`).
     Message(String),
 }

@@ -103,6 +103,7 @@ impl Worker<'_> {
         while depth <= max_depth {
             // Extra lines are the main thread's alone: it never hands them over.
             self.iteration = if lines == 1 { depth } else { u8::MAX };
+            self.searching = depth;
             for i in 0..lines {
                 self.aspiration(&mut roots[i..], depth);
                 if self.aborted() {

@@ -21,6 +21,7 @@ use crate::types::{Piece, Placement, Square};
 use crate::value::{INFINITE, SCALE, Value};
 use crate::variant::Variant;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
 
 /// How often (in nodes) a thread publishes its count and the main thread
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
@@ -72,6 +73,15 @@ fn expected_all(nth: &[u16; 18], ply: usize) -> bool {
     ply >= 2 && nth[ply] == 0 && nth[ply - 1] > 0
 }
 
+/// The main thread's live report during a `go` (`Event::Stats`): when the
+/// next one is due, and who takes the depth under way and the nodes.
+pub struct Ticker<'a> {
+    /// When the next report is due.
+    pub next: Instant,
+    /// Takes the depth under way and the nodes of all threads.
+    pub report: &'a mut dyn FnMut(u8, u64),
+}
+
 /// One thread's search state.
 pub struct Worker<'a> {
     /// The position searched (played forward and back).
@@ -84,6 +94,10 @@ pub struct Worker<'a> {
     pub id: usize,
     /// The root iteration under way: given up once another thread completes it.
     pub iteration: u8,
+    /// The depth of the root iteration under way, whatever the lines.
+    pub searching: u8,
+    /// The main thread's live reports, if its `go` wants them.
+    pub ticker: Option<Ticker<'a>>,
     /// Nodes visited by this thread.
     pub nodes: u64,
     published: u64,
@@ -115,6 +129,8 @@ impl<'a> Worker<'a> {
             tables,
             id,
             iteration: u8::MAX,
+            searching: 0,
+            ticker: None,
             nodes: 0,
             published: 0,
             seldepth: 0,
@@ -167,6 +183,12 @@ impl<'a> Worker<'a> {
             || s.clock_counts() && s.budget.hard_passed()
         {
             s.abort.store(true, Relaxed);
+        } else if let Some(t) = &mut self.ticker {
+            let now = Instant::now();
+            if now >= t.next {
+                t.next = now + super::STATS_EVERY;
+                (t.report)(self.searching, s.nodes.load(Relaxed));
+            }
         }
     }
 

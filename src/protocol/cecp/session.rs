@@ -424,6 +424,16 @@ impl Session {
                 event: Event::Message(m),
                 ..
             } => self.say(Response::Comment(m)),
+            // CECP has no unasked periodic line: the live figures go into
+            // the answer to `.` (stat01), once a depth has been reported.
+            Report::Event {
+                event: Event::Stats(s),
+                ..
+            } => {
+                if let Some(last) = &mut self.last {
+                    (last.depth, last.nodes, last.time) = (s.depth, s.nodes, s.time);
+                }
+            }
             Report::Finished(f) => self.finished(&f),
             // Perft and explore: CECP starts neither.
             _ => {}

@@ -11,7 +11,7 @@ pub mod view;
 pub use spec::{Kind, Spec};
 
 use crate::engine::{Finish, Report};
-use crate::search::{Bound, Event, Info};
+use crate::search::{Bound, Event, Info, Stats};
 use crate::solve::explore::{self, MoveValue, Progress, Summary};
 use crate::types::Placement;
 use std::fmt::{self, Write as _};
@@ -35,6 +35,9 @@ pub enum Response {
     ReadyOk,
     /// A search progress line.
     Info(InfoLine),
+    /// The live figures between depths: `info depth D nodes N nps N
+    /// hashfull H time T`.
+    Stats(Stats),
     /// `bestmove M` or `bestmove (none)`.
     BestMove(Option<Placement>),
     /// `response ...` to a UGI `query`.
@@ -165,6 +168,10 @@ impl Response {
                 event: Event::Message(m),
                 ..
             } => vec![Response::Message(m)],
+            Report::Event {
+                event: Event::Stats(s),
+                ..
+            } => vec![Response::Stats(s)],
             Report::Finished(f) => vec![
                 Response::Info(InfoLine::last(&f)),
                 Response::BestMove(f.best),
@@ -232,6 +239,15 @@ impl fmt::Display for Response {
             Response::UgiOk => f.write_str("ugiok"),
             Response::ReadyOk => f.write_str("readyok"),
             Response::Info(line) => write!(f, "{line}"),
+            Response::Stats(s) => write!(
+                f,
+                "info depth {} nodes {} nps {} hashfull {} time {}",
+                s.depth,
+                s.nodes,
+                per_second(s.nodes, s.time),
+                s.hashfull,
+                s.time.as_millis()
+            ),
             Response::BestMove(Some(m)) => write!(f, "bestmove {m}"),
             Response::BestMove(None) => f.write_str("bestmove (none)"),
             Response::Answer(a) => write!(f, "response {a}"),
@@ -440,6 +456,20 @@ mod tests {
             line.to_string(),
             "info depth 3 seldepth 4 multipv 2 score cp -150 lowerbound nodes 2000 \
              nps 4000 hashfull 7 time 500 pv K@d4 Q@e5"
+        );
+    }
+
+    #[test]
+    fn live_figures_are_an_info_line_without_score_or_pv() {
+        let s = Stats {
+            depth: 9,
+            nodes: 2_590_000,
+            time: Duration::from_millis(2000),
+            hashfull: 12,
+        };
+        assert_eq!(
+            Response::Stats(s).to_string(),
+            "info depth 9 nodes 2590000 nps 1295000 hashfull 12 time 2000"
         );
     }
 

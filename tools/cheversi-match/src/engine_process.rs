@@ -43,7 +43,8 @@ pub struct SearchReply {
     pub bestmove: Option<String>,
     /// The last `score cp` seen.
     pub score_cp: Option<i32>,
-    /// The last `depth` seen.
+    /// The `depth` of the last line with a score (a line without one, such
+    /// as `info depth D nodes N ... time T`, reports the depth under way).
     pub depth: Option<u32>,
     /// Time from `go` to `bestmove`.
     pub elapsed: Duration,
@@ -264,14 +265,19 @@ fn read_lines(stdout: ChildStdout, tx: &SyncSender<String>, name: &str) {
 }
 
 fn read_info<'a>(mut words: impl Iterator<Item = &'a str>, reply: &mut SearchReply) {
+    let (mut depth, mut score) = (None, None);
     while let Some(w) = words.next() {
         match w {
-            "depth" => reply.depth = words.next().and_then(|d| d.parse().ok()).or(reply.depth),
+            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
             "score" if words.next() == Some("cp") => {
-                reply.score_cp = words.next().and_then(|s| s.parse().ok()).or(reply.score_cp);
+                score = words.next().and_then(|s| s.parse().ok());
             }
             _ => {}
         }
+    }
+    if score.is_some() {
+        reply.score_cp = score;
+        reply.depth = depth.or(reply.depth);
     }
 }
 
@@ -304,6 +310,12 @@ mod tests {
         );
         assert_eq!((r.depth, r.score_cp), (Some(5), Some(-35)));
         read_info("depth x score mate 3".split_whitespace(), &mut r);
+        assert_eq!((r.depth, r.score_cp), (Some(5), Some(-35)));
+        // The live figures between depths: the depth under way, no score.
+        read_info(
+            "depth 6 nodes 2590000 nps 1295000 hashfull 12 time 2000".split_whitespace(),
+            &mut r,
+        );
         assert_eq!((r.depth, r.score_cp), (Some(5), Some(-35)));
     }
 }

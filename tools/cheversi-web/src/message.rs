@@ -214,6 +214,16 @@ pub enum ServerMsg {
         /// The figures.
         info: Info,
     },
+    /// The live figures of the current search between its lines (depth
+    /// under way, nodes, nps, time; no score, no line).
+    Progress {
+        /// The search it belongs to.
+        search: u64,
+        /// The ply of the position searched.
+        ply: u8,
+        /// The figures.
+        info: Info,
+    },
     /// `info string book <text>` of the current search.
     Book {
         /// The search it belongs to.

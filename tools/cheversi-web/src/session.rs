@@ -408,6 +408,7 @@ impl Session {
                 self.ready_deadline = None;
             }
             EngineLine::Info(info) => self.queue_info(info),
+            EngineLine::Progress(info) => self.queue_progress(info),
             EngineLine::Book(text) => {
                 if let Some(s) = self.search.as_ref().filter(|s| !s.stopping) {
                     let (search, ply) = (s.id, s.ply);
@@ -447,6 +448,18 @@ impl Session {
             info: info.clone(),
         };
         self.infos.insert(info.multipv, msg);
+        self.flush_at.get_or_insert(Instant::now() + INFO_INTERVAL);
+    }
+
+    /// The live figures go with the lines, under index 0 (a line's
+    /// `multipv` is 1 or more): the latest one, sent first at the flush.
+    fn queue_progress(&mut self, info: uci::Info) {
+        let Some(s) = self.search.as_ref().filter(|s| !s.stopping) else {
+            return;
+        };
+        let (search, ply) = (s.id, s.ply);
+        self.infos
+            .insert(0, ServerMsg::Progress { search, ply, info });
         self.flush_at.get_or_insert(Instant::now() + INFO_INTERVAL);
     }
 

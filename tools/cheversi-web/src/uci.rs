@@ -14,8 +14,11 @@ pub enum EngineLine {
     UciOk,
     /// `readyok`.
     ReadyOk,
-    /// `info ...` with search figures.
+    /// `info ...` with search figures: a score or a line.
     Info(Info),
+    /// `info depth D nodes N nps N hashfull H time T`, no score, no line:
+    /// the live figures of the depth under way, between completed depths.
+    Progress(Info),
     /// `info string book <text>`: what the engine's solution data says.
     Book(String),
     /// `info string <text>` (also the engine's errors).
@@ -105,9 +108,14 @@ fn info(line: &str) -> EngineLine {
         }
         any = true;
     }
-    if any {
+    if !any {
+        EngineLine::Other
+    } else if info.cp.is_some() || !info.pv.is_empty() {
         EngineLine::Info(info)
+    } else if info.nodes.is_some() {
+        EngineLine::Progress(info)
     } else {
+        // Such as `info depth 5 currmove K@d4`: nothing the page shows.
         EngineLine::Other
     }
 }
@@ -128,6 +136,22 @@ mod tests {
         assert_eq!(i.bound, Some("upper"));
         assert_eq!(i.nps, Some(1678602));
         assert_eq!(i.pv, ["Q@f5", "R@g6", "B@d5"]);
+    }
+
+    #[test]
+    fn a_line_without_score_or_pv_is_live_progress() {
+        let l = "info depth 9 nodes 2590000 nps 1295000 hashfull 12 time 2000";
+        let EngineLine::Progress(i) = parse(l) else {
+            panic!("not progress")
+        };
+        assert_eq!(
+            (i.depth, i.nodes, i.nps, i.time),
+            (Some(9), Some(2590000), Some(1295000), Some(2000))
+        );
+        assert_eq!(i.cp, None);
+        assert_eq!(parse("info depth 5 currmove K@d4"), EngineLine::Other);
+        let scored = "info depth 0 seldepth 0 score cp -100 nodes 0 nps 0 hashfull 0 time 0";
+        assert!(matches!(parse(scored), EngineLine::Info(_)));
     }
 
     #[test]
