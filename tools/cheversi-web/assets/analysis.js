@@ -12,7 +12,7 @@ let playLine = () => {};
 let timer = null;
 
 function fresh(id, ply) {
-  return { id, ply, left: null, purpose: null, lines: new Map(), book: books.get(id) || null, t0: performance.now(), running: false, last: 0 };
+  return { id, ply, left: null, purpose: null, lines: new Map(), book: books.get(id) || null, t0: performance.now(), running: false, last: 0, live: null };
 }
 
 // `play(list)` plays placements one after the other from the position shown.
@@ -104,6 +104,14 @@ export function onInfo(msg) {
   drawAnalysis();
 }
 
+// The engine's live figures between its lines (`info depth D nodes N nps N
+// ... time T`): the depth under way, nodes, nodes/s.
+export function onProgress(msg) {
+  if (msg.search !== search.id) return;
+  search.live = msg.info;
+  drawStats();
+}
+
 export function scoreText(msg) {
   const i = msg.info;
   if (i.cp === null || i.cp === undefined) return "";
@@ -140,13 +148,17 @@ function drawStats() {
   const first = search.lines.get(1);
   const secs = ((search.running ? performance.now() - search.t0 : search.last) / 1000).toFixed(1);
   const parts = [];
+  // The newer of the first line and the live figures gives nodes and nodes/s.
+  const live = search.live && (!first || (search.live.nodes ?? 0) > (first.info.nodes ?? 0)) ? search.live : null;
+  const figures = live || (first && first.info);
   if (first) {
     parts.push(`depth ${first.info.depth ?? "–"}/${first.info.seldepth ?? "–"} of ${search.left} left`);
-    if (search.running && first.info.depth < search.left) parts.push(`searching depth ${first.info.depth + 1}`);
-    parts.push(`${fmtNum(first.info.nodes)} nodes`, `${fmtNum(first.info.nps)} nodes/s`);
+    const under = live && live.depth > first.info.depth ? live.depth : first.info.depth + 1;
+    if (search.running && first.info.depth < search.left) parts.push(`searching depth ${under}`);
   } else if (search.running) {
-    parts.push("searching depth 1");
+    parts.push(`searching depth ${live ? live.depth : 1}`);
   }
+  if (figures) parts.push(`${fmtNum(figures.nodes)} nodes`, `${fmtNum(figures.nps)} nodes/s`);
   if (search.running || first) parts.push(`${secs} s`);
   if (first) parts.push("score: White's expected final point lead");
   $("an-stats").textContent = parts.join(" · ");

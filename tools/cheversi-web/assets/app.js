@@ -13,7 +13,7 @@ import { $, clearNotice, drawNotice, notice, ui } from "./common.js";
 import { drawBoard, drawHands, initBoard, settleSelection } from "./board.js";
 import { drawMoves, initMoves } from "./moves.js";
 import { drawGraph, initGraph } from "./graph.js";
-import { analysisState, initAnalysis, onBook, onInfo } from "./analysis.js";
+import { analysisState, initAnalysis, onBook, onInfo, onProgress } from "./analysis.js";
 import { applySettings, settingsError, settingsState, showCaps, showSettings } from "./settings.js";
 import { matches, readAddress, restoreMessages, writeAddress } from "./address.js";
 
@@ -68,6 +68,7 @@ function handle(msg) {
   switch (msg.type) {
     case "state": st(msg); break;
     case "info": onInfo(msg); break;
+    case "progress": onProgress(msg); break;
     case "book": onBook(msg); break;
     case "engine_text": $("engine-text").textContent = "engine: " + msg.text; break;
     case "engine": onEngine(msg); break;

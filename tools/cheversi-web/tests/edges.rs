@@ -444,3 +444,52 @@ async fn the_board_and_hands_sit_where_they_belong() {
     }
     b.client.close().await.ok();
 }
+
+/// Item 6, live: while one depth takes seconds (`open` after K@d4: depth
+/// 10 takes over 2 s here), the panel's nodes and nodes/s move between the
+/// engine's lines, from its `info depth D nodes N ...` figures, with the
+/// depth under way named.
+#[tokio::test]
+async fn analysis_figures_move_while_a_depth_runs() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some((_srv, b)) = page_at("?variant=open&moves=K@d4&black=human").await else {
+        return;
+    };
+    let c = &b.client;
+    click(c, "#analyse").await;
+    // The first line's depth and the stats, at one moment.
+    let look = || async {
+        let v = js(
+            c,
+            "const r = document.querySelector('#an-lines tr.line td.depth'); return [r ? r.textContent : '', document.getElementById('an-stats').textContent]",
+        )
+        .await;
+        let v: [String; 2] = serde_json::from_value(v).unwrap();
+        v
+    };
+    let nodes = |stats: &str| {
+        stats
+            .split(" · ")
+            .find(|p| p.ends_with(" nodes"))
+            .map(str::to_string)
+    };
+    // Two looks 1.5 s apart with the same completed depth and other nodes.
+    let (before, after) = wait_for(40, "nodes moving within one depth", || async {
+        let a = look().await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let z = look().await;
+        let moved = !a[0].is_empty() && a[0] == z[0] && nodes(&a[1]).is_some();
+        (moved && nodes(&a[1]) != nodes(&z[1])).then_some((a, z))
+    })
+    .await;
+    eprintln!("live: {before:?} -> {after:?}");
+    assert!(after[1].contains("searching depth"), "{after:?}");
+    assert!(after[1].contains("nodes/s"), "{after:?}");
+    screenshot(c, "analysis-live.png").await;
+    click(c, "#analyse").await;
+    b.client.close().await.ok();
+}
+
+async fn page_at(query: &str) -> Option<(Server, Browser)> {
+    open_page(&[], query).await.map(|(_, srv, b)| (srv, b))
+}
