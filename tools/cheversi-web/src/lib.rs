@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod access;
+pub mod address;
 pub mod engine;
 pub mod explore;
 pub mod game;

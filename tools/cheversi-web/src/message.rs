@@ -59,6 +59,17 @@ pub enum ClientMsg {
         /// Its id (`tree` of the state); `null`: the start.
         node: Option<usize>,
     },
+    /// A game tree as the address writes it (`crate::address`).
+    LoadGame {
+        /// `standard`, `open` or `original`.
+        variant: String,
+        /// The start position string (`null`: the empty board).
+        fen: Option<String>,
+        /// The tree: `K@b2,R@a1(Q@c3,K@c2),R@c1`.
+        moves: String,
+        /// The placement shown, in writing order (`null`: the main line's end).
+        at: Option<usize>,
+    },
     /// Take back to the last human turn.
     Takeback {},
     /// A position string, optionally followed by `moves ...`.
@@ -280,6 +291,10 @@ pub enum ServerMsg {
 pub struct StateMsg {
     /// The variant.
     pub variant: &'static str,
+    /// The whole tree as the address writes it (`crate::address`).
+    pub tree_text: String,
+    /// The placement shown, in writing order (`None`: the main line's end).
+    pub tree_at: Option<usize>,
     /// The start position string, if not the empty board.
     pub start_fen: Option<String>,
     /// The ply of the start position.

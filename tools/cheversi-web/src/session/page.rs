@@ -73,6 +73,16 @@ impl Session {
                 self.game = Game::from_text(parse_variant(&variant)?, &text)?;
                 self.started_new();
             }
+            ClientMsg::LoadGame {
+                variant,
+                fen,
+                moves,
+                at,
+            } => {
+                let variant = parse_variant(&variant)?;
+                self.game = crate::address::read(variant, fen.as_deref(), &moves, at)?;
+                self.started_new();
+            }
             ClientMsg::LoadPgn { text, variant } => {
                 let default = match variant {
                     Some(v) => parse_variant(&v)?,
@@ -145,8 +155,11 @@ impl Session {
             .as_ref()
             .filter(|s| s.purpose == Purpose::Move && !s.stopping)
             .map(|_| side_name(self.game.current().side_to_move()));
+        let (tree_text, tree_at) = crate::address::write(&self.game);
         let state = StateMsg {
             variant: self.game.variant().name(),
+            tree_text,
+            tree_at,
             start_fen: self.game.start_fen().map(str::to_string),
             start_ply: self.game.start_ply(),
             moves: self.game.moves().iter().map(|m| m.to_string()).collect(),
