@@ -151,6 +151,15 @@ impl Worker<'_> {
 
     /// Searches the lines `roots` at `depth` in a window around the last
     /// score, widening it on failure; leaves `roots` sorted best first.
+    ///
+    /// Asked to solve, MTD(f) null windows over the root moves instead
+    /// (steps of one point from the rounded guess) visited more nodes on the
+    /// suite's `standard` positions: 183.8 M against 162.4 M at 11 plies
+    /// left, 575.3 M against 560.0 M at 12. Forgetting the guess's table
+    /// entries but its root move before the exact search, as a windowed
+    /// `Searcher::solve` does: `standard` 10 / 11 / 12
+    /// plies left 51.8 M / 156.8 M / 532.4 M against 48.5 M / 162.4 M /
+    /// 560.0 M, `original` 12 plies left 1345.6 M against 740.8 M.
     fn aspiration(&mut self, roots: &mut [RootMove], depth: u8) {
         let prev = roots[0].score;
         let mut delta = 60;
