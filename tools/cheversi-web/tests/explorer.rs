@@ -180,9 +180,10 @@ async fn the_solved_line_follows_every_search_in_whites_view() {
     b.client.close().await.ok();
 }
 
-/// Screenshots of the panel, desktop and phone width, under
-/// `$SHOTS` (default `target/shots/explorer`): `cargo test --release -p
-/// cheversi-web --test explorer -- --ignored shots`.
+/// Screenshots of the panel, desktop (1180x860) and phone (390x844, the
+/// explorer scrolled into view), under `$SHOTS` (default
+/// `target/shots/explorer`): `cargo test --release -p cheversi-web --test
+/// explorer -- --ignored shots`.
 #[tokio::test]
 #[ignore]
 async fn shots() {
@@ -209,8 +210,8 @@ async fn shots() {
             "variant=open&moves=K@d4,Q@e4,B@f4,N@c4,N@f3,R@h2,N@f5,B@d6",
         ),
     ];
-    for (width, height, tag) in [(1180, 1000, "desktop"), (400, 1900, "phone")] {
-        c.set_window_size(width, height).await.unwrap();
+    for (width, height, tag) in [(1180, 860, "desktop"), (390, 844, "phone")] {
+        set_viewport(c, width, height).await;
         for (name, query) in positions {
             c.goto(&format!("{}?{query}&white=human&black=human", srv.url))
                 .await
@@ -221,17 +222,25 @@ async fn shots() {
                 (s.ends_with("complete") || s.contains("stopped")).then_some(())
             })
             .await;
-            js(
-                c,
-                "document.getElementById('explorer').scrollIntoView({block: 'nearest'})",
-            )
-            .await;
             if tag == "desktop" {
                 js(c, "window.scrollTo(0, 0)").await;
+            } else {
+                js(
+                    c,
+                    "document.getElementById('explorer').scrollIntoView({block: 'start'})",
+                )
+                .await;
             }
             let png = c.screenshot().await.unwrap();
             let path = format!("{dir}/{name}-{tag}.png");
-            std::fs::write(&path, png).unwrap();
+            std::fs::write(&path, &png).unwrap();
+            let size =
+                |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+            assert_eq!(
+                (size(16), size(20)),
+                (width, height),
+                "{path}: the viewport's size"
+            );
             eprintln!("wrote {path}");
         }
     }
