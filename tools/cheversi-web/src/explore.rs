@@ -282,6 +282,8 @@ fn clip(s: &str) -> String {
 struct Run {
     request: Request,
     moves: Vec<MoveValue>,
+    /// The legal moves the engine counts (`exact E of M`; 0 if it does not say).
+    legal: usize,
     best: Vec<String>,
     complete: bool,
     nodes: u64,
@@ -293,6 +295,7 @@ impl Run {
         Run {
             request,
             moves: Vec::new(),
+            legal: 0,
             best: Vec::new(),
             complete: false,
             nodes: 0,
@@ -350,9 +353,10 @@ impl Run {
                 }
             };
             match parse(&line) {
-                Line::Move(v, nodes, time) => {
+                Line::Move(v, nodes, time, legal) => {
                     self.nodes = nodes;
                     self.time_ms = time;
+                    self.legal = legal;
                     match self.moves.iter_mut().find(|m| m.mv == v.mv) {
                         Some(m) => *m = v,
                         None => self.moves.push(v),
@@ -376,6 +380,12 @@ impl Run {
                 Line::Other => {}
             }
         }
+    }
+
+    /// Has the engine listed every legal move yet? (It lists them all
+    /// first, then narrows; an engine that does not count them: yes.)
+    fn listed(&self) -> bool {
+        self.moves.len() >= self.legal
     }
 
     /// The answer as far as it goes, moves best first.
@@ -418,7 +428,9 @@ fn stream(engine: Engine, request: Request, permit: OwnedSemaphorePermit) -> Res
         let mut run = Run::new(request);
         let mut sent = Instant::now();
         let mut on_change = |r: &Run| {
-            if sent.elapsed() >= PACE {
+            // No snapshot of a half-made list ("0 of 1 moves settled" on
+            // the page while the engine was still listing 63).
+            if r.listed() && sent.elapsed() >= PACE {
                 sent = Instant::now();
                 // A slow reader misses a snapshot, not the last one.
                 let _ = tx.try_send(ndjson(&r.answer(false)));
@@ -456,8 +468,8 @@ fn ndjson<T: Serialize>(v: &T) -> String {
 /// One engine line, as the explorer reads it.
 #[derive(Debug, PartialEq)]
 enum Line {
-    /// `info explore move ...`: the move, nodes, time.
-    Move(MoveValue, u64, u64),
+    /// `info explore move ...`: the move, nodes, time, the legal moves.
+    Move(MoveValue, u64, u64, usize),
     /// `explored ...`.
     End {
         complete: bool,
@@ -494,6 +506,7 @@ fn parse(line: &str) -> Line {
                 },
                 num("nodes"),
                 num("time"),
+                num("of") as usize,
             ),
             None => Line::Other,
         },
@@ -568,7 +581,7 @@ mod tests {
             hi: Some(-1),
             by: "book".into(),
         };
-        assert_eq!(l, Line::Move(v, 5, 7));
+        assert_eq!(l, Line::Move(v, 5, 7, 64));
         let Line::Move(v, ..) =
             parse("info explore move K@a1 lo none hi -1 by book exact 0 of 64 nodes 0 time 0")
         else {
@@ -589,5 +602,31 @@ mod tests {
             Line::Error("unknown command 'explore'".into())
         );
         assert_eq!(parse("info depth 3"), Line::Other);
+    }
+
+    #[test]
+    fn a_run_is_listed_once_every_legal_move_is_in() {
+        let pos = Position::new(Variant::Standard);
+        let request = Request {
+            pos,
+            ms: 0,
+            stream: true,
+        };
+        let mut run = Run::new(request);
+        assert!(
+            run.listed(),
+            "nothing counted yet: an engine that does not count"
+        );
+        let mv = |m: &str| MoveValue {
+            mv: m.into(),
+            lo: None,
+            hi: None,
+            by: "none".into(),
+        };
+        run.legal = 2;
+        run.moves.push(mv("K@a1"));
+        assert!(!run.listed());
+        run.moves.push(mv("K@b2"));
+        assert!(run.listed());
     }
 }

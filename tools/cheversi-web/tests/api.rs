@@ -195,8 +195,66 @@ fn a_stream_narrows_to_the_answer() {
     );
     let moves = last["moves"].as_array().unwrap();
     assert_eq!(last["exact"].as_u64(), Some(moves.len() as u64));
+    // Every object lists every legal move, the earlier ones too (never a
+    // half-made list while the engine is still naming them).
+    for o in &objects {
+        assert_eq!(
+            o["moves"].as_array().map(Vec::len),
+            Some(moves.len()),
+            "{o}"
+        );
+    }
     // Best first, each exact.
     let values: Vec<i64> = moves.iter().map(|m| m["lo"].as_i64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
     assert!(moves.iter().all(|m| m["lo"] == m["hi"]));
+}
+
+/// An engine of a few lines of shell that names its three moves slowly
+/// (0.2 s apart, longer than the stream's pace), then narrows one.
+#[cfg(unix)]
+const SLOW_LISTER: &str = r#"#!/bin/sh
+while read -r line; do
+  case "$line" in
+    "explore movetime 0")
+      echo "explored incomplete exact 0 of 3 nodes 0 time 0" ;;
+    explore*)
+      echo "info explore move K@a1 lo none hi none by none exact 0 of 3 nodes 0 time 0"
+      sleep 0.2
+      echo "info explore move K@b2 lo none hi none by none exact 0 of 3 nodes 0 time 200"
+      sleep 0.2
+      echo "info explore move K@c2 lo none hi none by none exact 0 of 3 nodes 0 time 400"
+      sleep 0.2
+      echo "info explore move K@b2 lo -1 hi -1 by search exact 1 of 3 nodes 9 time 600"
+      sleep 0.2
+      echo "explored incomplete exact 1 of 3 nodes 9 time 800 best K@b2" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+#[cfg(unix)]
+#[test]
+fn a_stream_never_sends_a_half_made_list() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let engine = dir.path().join("slow-lister");
+    std::fs::write(&engine, SLOW_LISTER).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let srv = server(&engine, &[], &[]);
+    let (code, body) = fetch(&addr(&srv), "/api/explore?ms=1000&stream=1");
+    assert_eq!(code, 200, "{body}");
+    let objects: Vec<Value> = body
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(json)
+        .collect();
+    // At least one snapshot before the last (the narrowing of K@b2), and
+    // none with fewer than the three moves the engine counts.
+    assert!(objects.len() >= 2, "{objects:?}");
+    for o in &objects {
+        assert_eq!(o["moves"].as_array().map(Vec::len), Some(3), "{o}");
+    }
+    let last = objects.last().unwrap();
+    assert_eq!(last["moves"][0]["move"], "K@b2", "{last}");
 }
