@@ -426,20 +426,34 @@ fn stream(engine: Engine, request: Request, permit: OwnedSemaphorePermit) -> Res
     tokio::spawn(async move {
         let _permit = permit;
         let mut run = Run::new(request);
-        let mut sent = Instant::now();
+        // The latest snapshot, sent on the next tick of the pace: one that
+        // came too soon after the last is sent late, not dropped (the
+        // engine may say nothing more for minutes).
+        let pending = std::sync::Mutex::new(None::<Answer>);
         let mut on_change = |r: &Run| {
             // No snapshot of a half-made list ("0 of 1 moves settled" on
             // the page while the engine was still listing 63).
-            if r.listed() && sent.elapsed() >= PACE {
-                sent = Instant::now();
-                // A slow reader misses a snapshot, not the last one.
-                let _ = tx.try_send(ndjson(&r.answer(false)));
+            if r.listed() {
+                *pending.lock().unwrap() = Some(r.answer(false));
             }
         };
-        let result = tokio::select! {
-            r = run.drive(engine, &mut on_change) => r,
-            // The client went away: dropping the run kills its engine.
-            () = tx.closed() => return,
+        let result = {
+            let drive = run.drive(engine, &mut on_change);
+            tokio::pin!(drive);
+            let mut pace = tokio::time::interval(PACE);
+            loop {
+                tokio::select! {
+                    r = &mut drive => break r,
+                    _ = pace.tick() => {
+                        if let Some(a) = pending.lock().unwrap().take() {
+                            // A slow reader misses a snapshot, not the last one.
+                            let _ = tx.try_send(ndjson(&a));
+                        }
+                    }
+                    // The client went away: dropping the run kills its engine.
+                    () = tx.closed() => return,
+                }
+            }
         };
         let last = match result {
             Ok(()) => ndjson(&run.answer(true)),
