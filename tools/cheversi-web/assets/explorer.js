@@ -6,7 +6,9 @@
 // It follows the page through `cheversi:position` and `window.cheversi`
 // (app.js) and decides nothing itself: the server's answer is the values.
 
-const BUDGET_MS = 10000;
+// The most any server takes; each gives at most its --explore-max-ms and
+// says how much in the answer's budget_ms.
+const ASK_MS = 600000;
 const $ = (id) => document.getElementById(id);
 
 let current = null; // {detail, controller, answer, error, t0}
@@ -19,7 +21,7 @@ function explore(detail) {
   current = { detail, controller: null, answer: null, error: null, t0: performance.now() };
   draw();
   if (!$("ex-on").checked) return;
-  const q = new URLSearchParams({ variant: detail.variant, fen: detail.fen, ms: String(BUDGET_MS), stream: "1" });
+  const q = new URLSearchParams({ variant: detail.variant, fen: detail.fen, ms: String(ASK_MS), stream: "1" });
   const run = current;
   run.controller = new AbortController();
   fetch(`/api/explore?${q}`, { signal: run.controller.signal })
@@ -140,7 +142,8 @@ function drawPanel() {
     body.appendChild(tr);
   }
   const secs = ((a.done ? a.time_ms : performance.now() - current.t0) / 1000).toFixed(1);
-  const state = a.done ? (a.complete ? "complete" : `stopped after ${BUDGET_MS / 1000} s`) : "proving…";
+  const budget = `${+(a.budget_ms / 1000).toFixed(1)} s`;
+  const state = a.done ? (a.complete ? "complete" : `stopped after ${budget}`) : `proving… (at most ${budget})`;
   stats.textContent = `${a.exact} of ${a.moves.length} moves settled · ${fmtNum(a.nodes)} nodes · ${secs} s · ${state}`;
 }
 

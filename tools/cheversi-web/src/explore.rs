@@ -97,6 +97,8 @@ pub struct Answer {
     pub nodes: u64,
     /// Milliseconds the engine spent.
     pub time_ms: u64,
+    /// The request's time budget: its `ms`, at most `--explore-max-ms`.
+    pub budget_ms: u64,
 }
 
 impl Explorer {
@@ -415,6 +417,7 @@ impl Run {
             best: self.best.clone(),
             nodes: self.nodes,
             time_ms: self.time_ms,
+            budget_ms: self.request.ms,
         }
     }
 }

@@ -46,8 +46,10 @@ struct Cli {
     /// Engines `/api/explore` runs at once (each request gets its own).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=16))]
     max_explorers: u16,
-    /// The most milliseconds one `/api/explore` request may spend.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    /// The most milliseconds one `/api/explore` request may spend (the
+    /// page asks for this much: 2 min proves 8 plies left on a small
+    /// machine; a public server wants less, see the README).
+    #[arg(long, default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     explore_max_ms: u64,
     /// A public address the server is reached at through a reverse proxy
     /// (`https://chess.example.org`; repeatable): its host is served and its

@@ -155,6 +155,7 @@ fn the_server_bounds_its_explorers() {
         v["time_ms"].as_u64().unwrap() <= 7000,
         "the budget is capped: {v}"
     );
+    assert_eq!(v["budget_ms"].as_u64(), Some(6000), "{v}");
     assert!(took < Duration::from_secs(15), "{took:?}");
     // A client that goes away frees its engine at once.
     let mut s = TcpStream::connect(&here).unwrap();
@@ -167,6 +168,21 @@ fn the_server_bounds_its_explorers() {
     let (code, body) = fetch(&here, "/api/explore?ms=0");
     assert_eq!(code, 200, "{body}");
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+/// The page asks for 600000 ms; without `--explore-max-ms` a request gets
+/// 2 minutes, and the answer says so (issue 34).
+#[test]
+fn the_default_cap_is_two_minutes() {
+    let Some(engine) = tools() else { return };
+    let srv = server(&engine, &[], &[]);
+    let moves = "K@b2,R@a1,R@c1,Q@c3,Q@d3,B@d1,R@b4,N@e4,B@a2,B@e3,B@e5,R@f6,N@c5";
+    let path = format!("/api/explore?moves={moves}&ms=600000");
+    let (code, body) = fetch(&addr(&srv), &path);
+    assert_eq!(code, 200, "{body}");
+    let v = json(&body);
+    assert_eq!(v["complete"].as_bool(), Some(true), "{v}");
+    assert_eq!(v["budget_ms"].as_u64(), Some(120_000), "{v}");
 }
 
 #[test]
