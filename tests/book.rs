@@ -241,3 +241,32 @@ fn originals_exact_data_keeps_the_margin_for_white_after_q_d4() {
     assert!(replies >= 16, "{replies} replies");
     assert_eq!(seen, replies);
 }
+
+/// `standard`'s first moves whose exact value the store proves (`K@b2`,
+/// `K@c2`, `K@d2` and their symmetric twins): after each, the book answers
+/// as Black with a move proven to keep exactly that value, and Black keeps
+/// it whatever White plays next, down to where the search takes over; the
+/// other first moves still get a move proven to win.
+#[test]
+fn after_each_first_move_of_standard_black_keeps_its_proven_value() {
+    let mut pos = Position::new(Variant::Standard);
+    let (mut exact, mut seen) = (Vec::new(), 0);
+    for m in pos.legal_moves().iter() {
+        let undo = pos.play(m);
+        let a = book::probe(&pos).unwrap_or_else(|| panic!("K@.. {m} not in the book"));
+        assert!(a.mv.is_some() && a.score >= 1, "after {m}: {a:?}");
+        if let Some(v) = a.exact {
+            assert_eq!((a.score, a.bound), (v, Bound::Exact), "after {m}");
+            seen += walk(&mut pos, cheversi::Color::Black, v);
+            exact.push(format!("{m} {v:+}"));
+        }
+        pos.undo(m, undo);
+    }
+    eprintln!(
+        "exact first moves: {} ({seen} Black positions above {SEARCH_FROM} plies left keep them)",
+        exact.join(", ")
+    );
+    // K@b2, K@c2 and K@d2, each with its twins (4 or 8 squares each).
+    assert!(exact.len() >= 12, "{exact:?}");
+    assert!(exact.iter().any(|e| e == "K@d2 +3"), "{exact:?}");
+}
