@@ -207,8 +207,8 @@ fn the_book_wins_originals_game_for_black_whatever_white_plays() {
 }
 
 /// `original`'s exact data (`solutions/original-exact.book`): after White's
-/// `Q@d4` the book answers with the reply proven to win by the most
-/// (`B@e4`, exactly +2), and after each of Black's replies whose margin the
+/// `Q@d4` (lost by exactly 2) the book answers with the reply proven to win
+/// by the most (`B@e4`, exactly +2), and after each of Black's replies whose margin the
 /// store bounds, White has a move in the book proven to lose by no more
 /// than that margin, whatever Black plays next, down to where the search
 /// takes over.
@@ -217,11 +217,11 @@ fn originals_exact_data_keeps_the_margin_for_white_after_q_d4() {
     let mut pos = Position::new(Variant::Original);
     pos.play("Q@d4".parse().unwrap());
     let black = book::probe(&pos).expect("Q@d4 is in the book");
-    // B@e4 is worth exactly +2 (its entry), the other replies are not all
-    // bounded yet: Q@d4 is lost by at least 2.
+    // B@e4 is worth exactly +2 and every other reply at most +2: Q@d4 is
+    // lost by exactly 2.
     assert_eq!(black.mv, Some("B@e4".parse().unwrap()));
-    assert_eq!((black.score, black.bound), (2, Bound::Lower));
-    assert_eq!(black.text(), "book solved: win (at least +2)");
+    assert_eq!((black.score, black.bound), (2, Bound::Exact));
+    assert_eq!(black.text(), "book solved: win (exact 2)");
     let mut replies = 0;
     let mut seen = 0;
     for m in pos.legal_moves().iter() {
