@@ -573,7 +573,7 @@ mod tests {
     }
 
     #[test]
-    fn the_killer_goes_first_at_black_nodes_searched_to_the_end() {
+    fn the_killer_goes_first_at_standard_nodes_searched_to_the_end() {
         let mut rng = crate::testing::Rng(0x5F1E_EC0D_E5A1_7777);
         let tables = Tables::default();
         for i in 0..180 {
@@ -583,13 +583,9 @@ mod tests {
             let killer = legal[rng.below(legal.len())];
             let first = |to_end| Picker::new(&pos, None, Some(killer), to_end).pick(&pos, &tables);
             let plain = Picker::new(&pos, None, None, false).pick(&pos, &tables);
-            // Black moves with an odd number of plies left.
-            let want = if matches!(left, 5 | 7 | 9 | 11) {
-                Some(killer)
-            } else {
-                plain
-            };
-            assert_eq!(first(true), want, "{}", pos.fen());
+            // Every node from 4 to 12 plies left, White's and Black's.
+            assert!((4..=12).contains(&left));
+            assert_eq!(first(true), Some(killer), "{}", pos.fen());
             assert_eq!(first(false), plain, "{}", pos.fen());
         }
     }
