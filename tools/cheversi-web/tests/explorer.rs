@@ -214,6 +214,22 @@ async fn shoot(c: &Client, dir: &str, name: &str, (width, height, tag): (u32, u3
     eprintln!("wrote {path}");
 }
 
+/// What a screenshot writer needs: the shots' folder, a server with the
+/// real engine and a browser; `None` (said as a skip) without them.
+async fn shot_session() -> Option<(String, Server, Browser)> {
+    let Some((chromium, driver)) = browser_tools() else {
+        skip("chromium or chromedriver is not installed");
+        return None;
+    };
+    let Some(engine) = built("cheversi") else {
+        skip("the cheversi engine is not built");
+        return None;
+    };
+    let srv = server(&engine, &[], &[]);
+    let b = browser(&chromium, &driver).await;
+    Some((shots_dir(), srv, b))
+}
+
 /// The shots' folder: `$SHOTS`, default `target/shots/explorer`.
 fn shots_dir() -> String {
     let dir = std::env::var("SHOTS").unwrap_or_else(|_| "target/shots/explorer".into());
@@ -228,15 +244,9 @@ fn shots_dir() -> String {
 #[tokio::test]
 #[ignore]
 async fn shots() {
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip("chromium or chromedriver is not installed");
+    let Some((dir, srv, b)) = shot_session().await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built");
-    };
-    let dir = shots_dir();
-    let srv = server(&engine, &[], &[]);
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
     let positions = [
         ("empty", "variant=standard"),
@@ -277,15 +287,9 @@ async fn shots() {
 #[tokio::test]
 #[ignore]
 async fn complete_shots() {
-    let Some((chromium, driver)) = browser_tools() else {
-        return skip("chromium or chromedriver is not installed");
+    let Some((dir, srv, b)) = shot_session().await else {
+        return;
     };
-    let Some(engine) = built("cheversi") else {
-        return skip("the cheversi engine is not built");
-    };
-    let dir = shots_dir();
-    let srv = server(&engine, &[], &[]);
-    let b = browser(&chromium, &driver).await;
     let c = &b.client;
     let fen = "n1n5/6N1/3B1K2/8/8/2q2b2/N7/8+w+c8";
     for viewport in VIEWPORTS {
