@@ -331,7 +331,11 @@ impl<'a> Worker<'a> {
         }
         let depth = reach(depth, left);
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key);
+        let hit = if pv_node || three_left::in_table(&self.pos) {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
         if let Some(h) = hit
             && !pv_node
             && h.cuts(depth, alpha, beta)
@@ -458,9 +462,10 @@ impl<'a> Worker<'a> {
                 best = best.max(covered.value);
                 continue;
             }
-            if left >= 3 {
+            if left >= 3 && (left != 4 || self.pos.variant() != Variant::Standard) {
                 // The children most likely all searched: their table
-                // entries are loaded while the ones before them are searched.
+                // entries are loaded while the ones before them are searched
+                // (where they have any, [`three_left::in_table`]).
                 for c in picker.to_load() {
                     self.shared.tt.prefetch(self.pos.key_after(c));
                 }
@@ -512,7 +517,9 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             return self.pos.diff() * SCALE;
         }
-        self.store(key, alpha0, beta, best, best_move, depth);
+        if pv_node || three_left::in_table(&self.pos) {
+            self.store(key, alpha0, beta, best, best_move, depth);
+        }
         best
     }
 
