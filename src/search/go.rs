@@ -1,15 +1,18 @@
-//! One `go`: sets up the shared state, runs the main thread and the helpers
-//! (lazy SMP), renders progress as events and picks the move.
+//! One `go` (`Searcher::go`): sets up the shared state, runs the main
+//! thread and the helpers (lazy SMP), renders progress as events and picks
+//! the move; and the solves (`Searcher::solve`, `solve_within`), which run
+//! the workers to the end of the game in a window.
 
+use super::limits::{Control, Limits};
+use super::report::{Bound, Event, Info, Outcome, STATS_EVERY, Solved, Stats};
 use super::root::{GUESS_DEPTH, Progress, root_moves};
+use super::searcher::Searcher;
+use super::shared::Shared;
 use super::time::Budget;
 use super::tt::TtBound;
-use super::worker::{Shared, Ticker, Worker, reach};
-use super::{
-    Bound, Control, Event, INFINITE, Info, Limits, Outcome, SCALE, STATS_EVERY, Searcher, Stats,
-    Value,
-};
+use super::worker::{Ticker, Worker, reach};
 use crate::position::Position;
+use crate::value::{INFINITE, SCALE, Value};
 use std::cell::RefCell;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -50,7 +53,7 @@ fn asked_to_solve(pos: &Position, limits: &Limits) -> bool {
 }
 
 /// Runs one search (the body of [`Searcher::go`]).
-pub fn run(
+fn run(
     s: &mut Searcher,
     pos: &Position,
     limits: &Limits,
@@ -146,6 +149,19 @@ pub fn run(
 }
 
 impl Searcher {
+    /// Searches `pos` within `limits`, reporting through `on_event`, until a
+    /// limit is reached or `control` says stop. Blocks; the engine runs it on
+    /// its own thread.
+    pub fn go(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &Control,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Outcome {
+        run(self, pos, limits, control, on_event)
+    }
+
     /// The exact value of `pos` if it lies within (alpha, beta), else a bound
     /// on the side of the window it fell: a full-depth search at one thread,
     /// for solving (a window of (-1, 1) only decides win, draw or loss).
@@ -228,17 +244,6 @@ impl Searcher {
         let best = self.tt.probe(pos.key()).and_then(|h| h.mv);
         Solved { value, nodes, best }
     }
-}
-
-/// What [`Searcher::solve_within`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Solved {
-    /// The value, or a bound on the side of the window it fell.
-    pub value: Value,
-    /// Nodes visited, all threads.
-    pub nodes: u64,
-    /// The root's table move (proving the value unless it failed low).
-    pub best: Option<crate::types::Placement>,
 }
 
 /// A windowed solve (win/draw/loss: a window of (-1, 1)) from

@@ -4,9 +4,9 @@
 use super::moves::Picker;
 use super::shared::RootMove;
 use super::worker::{Worker, reach};
-use super::{INFINITE, Value};
 use crate::symmetry;
 use crate::types::Placement;
+use crate::value::{INFINITE, Value};
 
 /// The depth of the search that gives MTD(f) its first guess. A pass that
 /// fails low costs 10-100 times one that fails high, so a closer guess pays

@@ -1,10 +1,10 @@
 //! What all threads of one search share: the table, the limits and flags,
 //! the node count, and the deepest iteration any thread completed.
 
+use super::in_flight::Busy;
+use super::limits::Control;
 use super::time::Budget;
 use super::tt::Tt;
-use crate::search::Control;
-use crate::search::in_flight::Busy;
 use crate::types::Placement;
 use crate::value::Value;
 use std::sync::Mutex;

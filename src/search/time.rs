@@ -1,6 +1,6 @@
 //! Time management: how long a search may run, from the clocks and limits.
 
-use super::{Limits, Options};
+use super::limits::{Limits, Options};
 use crate::position::Position;
 use std::time::{Duration, Instant};
 

@@ -6,6 +6,7 @@ pub use super::shared::Shared;
 use super::endgame::{OpenThread, Thread, last_two};
 use super::history::Tables;
 use super::moves::Picker;
+use super::report::STATS_EVERY;
 use super::three_left::{self, ThreeLeftThread};
 use super::tt::{Tt, TtBound};
 use super::{horizon, in_flight};
@@ -190,7 +191,7 @@ impl<'a> Worker<'a> {
         } else if let Some(t) = &mut self.ticker {
             let now = Instant::now();
             if now >= t.next {
-                t.next = now + super::STATS_EVERY;
+                t.next = now + STATS_EVERY;
                 (t.report)(self.searching, s.nodes.load(Relaxed));
             }
         }
