@@ -9,8 +9,10 @@ use std::time::Duration;
 
 /// How long `quit` waits for a running search to end (and write its
 /// `bestmove` or `move`) before the engine exits without it: with many
-/// threads on a few cores, every thread must be scheduled to see the stop.
-pub const QUIT_WAIT: Duration = Duration::from_millis(100);
+/// threads on a few cores, every thread must be scheduled to see the stop
+/// (100 ms was too short for even one thread on 2 loaded cores: a test of
+/// end of input during `go infinite` then missed the `bestmove`).
+pub const QUIT_WAIT: Duration = Duration::from_millis(500);
 
 /// The most search threads.
 pub const MAX_THREADS: i64 = 64;
