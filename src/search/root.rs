@@ -19,6 +19,16 @@ use crate::value::{INFINITE, Value};
 /// 11 3 -14.5% / -10.2% / -15.4% / -3.3%. (Full width, depths 4 / 6 / 7
 /// gave 10 12: +15% / +1.7% / -5.1%, 9 24: +7.6% / -17.7% / +24% against 5
 /// with reductions.)
+///
+/// Measured again on the suite (`bench suite`, one thread, 256 MiB, after
+/// 118b031): guesses of depth 5 / 7 / 8 visit 590.6 M / 572.1 M / 573.8 M
+/// nodes at 12 plies left but 163.1 M / 142.6 M / 188.5 M at 11, each
+/// position up or down by up to 3x (std12-2: 224.9 M at 5, 654.3 M at 6):
+/// the table moves of the guess reorder the tree, no depth is better on
+/// the whole. Nor a shallow search for a move at the nodes searched to the
+/// end without one (internal iterative deepening, depth 2 / 3 from 8 plies
+/// left, 3 from 7): 11 plies left 169.7 M / 183.2 M / 192.9 M nodes
+/// against 163.1 M.
 pub(super) const GUESS_DEPTH: u8 = 5;
 
 /// The legal root moves in ordering order, restricted to `only` when that
