@@ -206,6 +206,24 @@ fn the_book_wins_originals_game_for_black_whatever_white_plays() {
     assert!(seen > 320, "{seen} positions");
 }
 
+/// `original` is solved exactly (-2): White's book opens with the move
+/// that keeps it (`Q@d4`), and whatever Black places, every position where
+/// White is to move with more than [`SEARCH_FROM`] plies left is in the
+/// book with a move proven to lose by no more than two.
+#[test]
+fn the_book_keeps_originals_value_for_white_whatever_black_plays() {
+    let mut empty = Position::new(Variant::Original);
+    let root = book::probe(&empty).expect("the empty board is in the book");
+    assert_eq!(root.exact, Some(-2), "original's empty board: -2");
+    assert_eq!(root.mv, Some("Q@d4".parse().unwrap()));
+    let seen = walk(&mut empty, cheversi::Color::White, -2);
+    eprintln!(
+        "White: {seen} positions above {SEARCH_FROM} plies left, each with a move proven to keep -2"
+    );
+    // The first move and a move after each of Black's replies to it.
+    assert!(seen > 16, "{seen} positions");
+}
+
 /// `original`'s exact data (`solutions/original-exact.book`): after White's
 /// `Q@d4` (lost by exactly 2) the book answers with the reply proven to win
 /// by the most (`B@e4`, exactly +2), and after each of Black's replies whose margin the
