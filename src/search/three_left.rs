@@ -62,8 +62,8 @@ pub trait ThreeLeftThread: Thread {
 /// The plies left at these nodes (the index of their killer).
 const LEFT: usize = 3;
 
-/// Does a node of `pos` that is not a PV node look up and keep table
-/// entries? All but `standard`'s with three plies left: 4.4% of their
+/// Does a node of `pos` (a PV node or not) look up and keep table
+/// entries? All but `standard`'s non-PV nodes with three plies left: 4.4% of their
 /// lookups cut (6.3 M nodes, 279 thousand cuts, on the suite's
 /// `std12-1`), each of the others cost a cache miss, and each entry kept
 /// pushed out a deeper one. Without them the suite's `standard` positions
@@ -71,8 +71,8 @@ const LEFT: usize = 3;
 /// theirs: a search of a position with three plies left names its move
 /// from the root's entry.
 #[inline(always)]
-pub fn in_table(pos: &Position) -> bool {
-    !(pos.plies_left() as usize == LEFT && pos.variant() == Variant::Standard)
+pub fn in_table(pos: &Position, pv_node: bool) -> bool {
+    pv_node || !(pos.plies_left() as usize == LEFT && pos.variant() == Variant::Standard)
 }
 
 /// The value of the current `standard` position (three plies left) within
@@ -282,7 +282,7 @@ impl Node {
         if self.best == -INFINITE {
             return w.pos().diff() * SCALE;
         }
-        if self.pv_node {
+        if in_table(w.pos(), self.pv_node) {
             let bound = if self.best >= self.beta {
                 TtBound::Lower
             } else if self.best > self.alpha0 {

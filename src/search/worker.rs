@@ -332,7 +332,7 @@ impl<'a> Worker<'a> {
         }
         let depth = reach(depth, left);
         let key = self.pos.key();
-        let hit = if pv_node || three_left::in_table(&self.pos) {
+        let hit = if three_left::in_table(&self.pos, pv_node) {
             self.shared.tt.probe(key)
         } else {
             None
@@ -518,7 +518,7 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             return self.pos.diff() * SCALE;
         }
-        if pv_node || three_left::in_table(&self.pos) {
+        if three_left::in_table(&self.pos, pv_node) {
             self.store(key, alpha0, beta, best, best_move, depth);
         }
         best
