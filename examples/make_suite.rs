@@ -92,6 +92,15 @@ fn main() {
         .cloned()
         .unwrap_or_else(|| format!("{variant}{left}-{seed}"));
     let pos = position(variant, left, kind, seed);
+    if pos.plies_left() != left {
+        // An `offbook` game can leave the solution's line below `left`
+        // plies: its position then belongs to another row of the suite.
+        eprintln!(
+            "{id}: the game is already at {} plies left, not {left}; no line written",
+            pos.plies_left()
+        );
+        std::process::exit(1);
+    }
     // The table grows with the plies left (a large one's first touch costs).
     let hash = if left >= 13 { 4096 } else { 1024 };
     let options = Options {
