@@ -101,7 +101,7 @@ fn main() {
         );
         std::process::exit(1);
     }
-    // The table grows with the plies left (a large one's first touch costs).
+    // The table grows with the plies left.
     let hash = if left >= 13 { 4096 } else { 1024 };
     let options = Options {
         hash_mb: hash,
@@ -109,11 +109,10 @@ fn main() {
         ..Options::default()
     };
     let mut s = Searcher::new(options.clone());
-    // The table's pages written once before the clock starts, as `bench
-    // suite` does: on a virtual machine that backs memory lazily, the first
-    // touch of 4 GiB took 56 s of system time, which the search's time would
-    // otherwise count. (The solve below makes its own table: its time
-    // includes that cost.)
+    // Its pages written once before the clock starts, as `bench suite`
+    // does: on a virtual machine that backs memory lazily the first touch
+    // of 4 GiB took 56 s, which the search's time would otherwise count
+    // (the solve below makes its own table: its time includes that cost).
     s.clear();
     let t = Instant::now();
     let a = go_value(&mut s, &pos);

@@ -63,8 +63,8 @@ pub trait ThreeLeftThread: Thread {
 const LEFT: usize = 3;
 
 /// Does a node of `pos` (a PV node or not) look up and keep table
-/// entries? All but `standard`'s non-PV nodes with three plies left: 4.4% of their
-/// lookups cut (6.3 M nodes, 279 thousand cuts, on the suite's
+/// entries? All but `standard`'s non-PV nodes with three plies left: 4.4%
+/// of their lookups cut (6.3 M nodes, 279 thousand cuts, on the suite's
 /// `std12-1`), each of the others cost a cache miss, and each entry kept
 /// pushed out a deeper one. Without them the suite's `standard` positions
 /// visit a few more nodes in less time (see the commit). PV nodes keep
