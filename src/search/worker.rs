@@ -16,6 +16,7 @@ use crate::gains::kept_loss_map::KeptLosses;
 use crate::position::Position;
 use crate::search::endgame::open::last_two::Node;
 use crate::search::endgame::open::three_left::Three;
+use crate::search::endgame::open::three_left_bound as open_bound;
 use crate::search::endgame::standard::four_left_bound::{self, Covered};
 use crate::symmetry;
 use crate::types::{Piece, Placement, Square};
@@ -434,13 +435,18 @@ impl<'a> Worker<'a> {
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
-                covered = Covered::at(
-                    &self.pos,
-                    self.tables.cuts(3),
-                    &mut self.ceiling,
-                    &mut self.losses,
-                    alpha,
-                );
+                covered = if left == 3 && self.pos.variant() == Variant::Open {
+                    open_bound::ceiling(&self.pos, self.three.frame(), alpha)
+                        .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))
+                } else {
+                    Covered::at(
+                        &self.pos,
+                        self.tables.cuts(3),
+                        &mut self.ceiling,
+                        &mut self.losses,
+                        alpha,
+                    )
+                };
                 if symmetries == 0 && picker.leave_out(|m| covered.has(m)) {
                     best = best.max(covered.value);
                 }

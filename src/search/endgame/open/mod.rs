@@ -3,7 +3,9 @@
 //! touched its square, so only the touched squares are valued again
 //! (`last_two`, the best replies kept in order by `best_replies`), and a
 //! node with three plies left values its squares once
-//! for all its children (`three_left`, over `gains::offers`).
+//! for all its children (`three_left`, over `gains::offers`), and a
+//! ceiling spares most children of such a node that fails low
+//! (`three_left_bound`).
 //!
 //! May use: what `endgame` may, and `endgame/node` (the thread a node runs
 //! on); never `endgame`'s own files, which dispatch to these.
@@ -11,3 +13,4 @@
 mod best_replies;
 pub mod last_two;
 pub mod three_left;
+pub mod three_left_bound;

@@ -125,6 +125,12 @@ impl Covered {
         (c.value > Value::MIN).then_some(c)
     }
 
+    /// The placements of `squares` (by piece) held at most `value`, a
+    /// ceiling another node kind worked out.
+    pub fn of(squares: [Bitboard; 5], value: Value) -> Covered {
+        Covered { squares, value }
+    }
+
     /// Is `m` covered?
     #[inline]
     pub fn has(&self, m: Placement) -> bool {
