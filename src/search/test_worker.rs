@@ -23,6 +23,27 @@ pub fn with_worker<T>(pos: &Position, tables: &mut Tables, f: impl FnOnce(&mut W
     f(&mut w)
 }
 
+/// The value of `pos` within (alpha, beta), fail-soft, every placement
+/// played: plain alpha-beta to the end of the game (no table, no
+/// ordering, no ceiling), what the exact code's tests compare against.
+pub fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
+    if pos.is_over() {
+        return pos.diff() * super::SCALE;
+    }
+    let mut best = -super::INFINITE;
+    for m in pos.legal_moves().to_vec() {
+        let u = pos.play(m);
+        let v = -alpha_beta(pos, -beta, -alpha);
+        pos.undo(m, u);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
 /// Is `got` what a search of the window (alpha, beta) may return for the
 /// exact value `want` (fail-soft bounds outside the window)?
 pub fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {

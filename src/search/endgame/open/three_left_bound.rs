@@ -230,36 +230,16 @@ fn overlap(sides: &Sides, s: Square) -> i32 {
 mod tests {
     use super::*;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, with_worker};
+    use crate::search::test_worker::{agrees, alpha_beta, with_worker};
     use crate::testing::Rng;
     use crate::value::INFINITE;
-
-    /// The value of `pos` within (alpha, beta), fail-soft, every placement
-    /// played: plain alpha-beta to the end of the game.
-    fn plain(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
-        if pos.plies_left() == 0 {
-            return pos.diff() * SCALE;
-        }
-        let mut best = -INFINITE;
-        for m in pos.legal_moves().to_vec() {
-            let u = pos.play(m);
-            let v = -plain(pos, -beta, -alpha);
-            pos.undo(m, u);
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
 
     /// The value of `m` for the side to move, every answer and last
     /// placement played.
     fn played(pos: &Position, m: Placement) -> Value {
         let mut p = pos.clone();
         p.play(m);
-        -plain(&mut p, -INFINITE, INFINITE)
+        -alpha_beta(&mut p, -INFINITE, INFINITE)
     }
 
     /// The best final value, for the side to move, of `m`, the opponent's
@@ -268,7 +248,7 @@ mod tests {
         let mut p = pos.clone();
         p.play(m);
         p.play(answer);
-        plain(&mut p, -INFINITE, INFINITE)
+        alpha_beta(&mut p, -INFINITE, INFINITE)
     }
 
     /// [`ceiling`] as it was first written, R's frame made afresh for
@@ -416,7 +396,7 @@ mod tests {
         let (mut lows, mut spared) = (0, 0);
         for _ in 0..400 {
             let mut pos = rng.position(Variant::Open, 3);
-            let want = plain(&mut pos, -INFINITE, INFINITE);
+            let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
             let windows = [
                 (want, want + 1),
                 (want + 99, want + 100),

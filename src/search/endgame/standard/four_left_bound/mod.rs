@@ -160,7 +160,7 @@ impl Default for Scratch {
 mod tests {
     use super::*;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, with_worker};
+    use crate::search::test_worker::{agrees, alpha_beta, with_worker};
     use crate::search::worker::Worker;
     use crate::testing::Rng;
     use crate::value::{INFINITE, SCALE};
@@ -174,25 +174,6 @@ mod tests {
             &mut w.losses,
             alpha,
         )
-    }
-
-    /// Plain alpha-beta to the end: no table, no ordering, no ceiling.
-    fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
-        if pos.is_over() {
-            return pos.diff() * SCALE;
-        }
-        let mut best = -INFINITE;
-        for m in pos.legal_moves().to_vec() {
-            let u = pos.play(m);
-            let v = -alpha_beta(pos, -beta, -alpha);
-            pos.undo(m, u);
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
     }
 
     /// From six plies left, where a 4-left node under a later move takes
