@@ -59,6 +59,16 @@ impl Sides {
         }
     }
 
+    /// The same pieces from the other side's view (the opponent to move).
+    #[inline(always)]
+    pub fn flipped(&self) -> Sides {
+        Sides {
+            ours: self.theirs,
+            theirs: self.ours,
+            ..*self
+        }
+    }
+
     /// The sides before the placement `m` that made these: the inverse of
     /// [`Sides::after`].
     #[inline]

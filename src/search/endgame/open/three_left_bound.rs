@@ -119,16 +119,6 @@ struct Cover {
     value: Value,
 }
 
-/// The same pieces from the other side's view.
-#[inline(always)]
-fn flip(s: Sides) -> Sides {
-    Sides {
-        ours: s.theirs,
-        theirs: s.ours,
-        ..s
-    }
-}
-
 impl Cover {
     /// Covers what it can of the placements left with the opponent's
     /// `answer` fixed, the mover holding `a` and `b` (its gains now
@@ -150,7 +140,7 @@ impl Cover {
     ) {
         // The opponent's view before its answer, then R's (the opponent
         // to move there, as in R's frame).
-        let before = flip(frame.sides);
+        let before = frame.sides.flipped();
         let mut keys = *ours;
         before.touched(answer, [a, b], |s, loss, cut| {
             // A change of gain moves a key by 64 per point.
@@ -160,7 +150,7 @@ impl Cover {
         let t = answer.square.index();
         keys[0][t] = NONE;
         keys[1][t] = NONE;
-        let r = flip(before.after(answer));
+        let r = before.after(answer).flipped();
         // [`overlap`] is nothing off the rays of the mover's sliders.
         let mut lit = Bitboard::EMPTY;
         for q in r.theirs & r.lines[0] {
