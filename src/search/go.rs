@@ -3,6 +3,7 @@
 //! the move; and the solves (`Searcher::solve`, `solve_within`), which run
 //! the workers to the end of the game in a window.
 
+use super::depth::reach;
 use super::limits::{Control, Limits};
 use super::report::{Bound, Event, Info, Outcome, STATS_EVERY, Solved, Stats};
 use super::root::{GUESS_DEPTH, Progress, root_moves};
@@ -10,7 +11,7 @@ use super::searcher::Searcher;
 use super::shared::Shared;
 use super::time::Budget;
 use super::tt::TtBound;
-use super::worker::{Ticker, Worker, reach};
+use super::worker::{Ticker, Worker};
 use crate::position::Position;
 use crate::value::{INFINITE, SCALE, Value};
 use std::cell::RefCell;

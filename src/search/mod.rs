@@ -23,12 +23,15 @@
 //! worker only through the traits it owns (`endgame::Thread`,
 //! `OpenThread`). The files import one way, down that list: `go` ->
 //! `root` -> `worker` -> `shared` -> `time` -> `limits`; `root` adds its
-//! iteration to the worker in an `impl Worker` that `worker` never sees.
+//! iteration to the worker in an `impl Worker` that `worker` never sees,
+//! and `shallow_order` `original`'s ordering near the root the same way;
+//! `depth` (how deep a node is really searched) imports nothing.
 //!
 //! May use: every layer below it (types .. variant, symmetry, value, gains,
 //! eval). Never the engine or the protocol, and never stdout.
 
 pub mod bench;
+mod depth;
 mod endgame;
 mod go;
 mod history;
@@ -39,6 +42,7 @@ pub mod moves;
 mod report;
 mod root;
 mod searcher;
+mod shallow_order;
 mod shared;
 #[cfg(test)]
 mod test_worker;

@@ -1,9 +1,10 @@
 //! The root: iterative deepening with aspiration windows and MultiPV, run by
 //! every thread; only the main thread reports.
 
+use super::depth::reach;
 use super::moves::Picker;
 use super::shared::RootMove;
-use super::worker::{Worker, reach};
+use super::worker::Worker;
 use crate::symmetry;
 use crate::types::Placement;
 use crate::value::{INFINITE, Value};

@@ -3,6 +3,7 @@
 
 pub use super::shared::Shared;
 
+use super::depth::{reach, reduction};
 use super::endgame::{OpenThread, Thread, last_two};
 use super::history::Tables;
 use super::moves::Picker;
@@ -29,19 +30,6 @@ use std::time::Instant;
 /// looks at the clock: about 50 microseconds at 20 M nodes/s.
 const POLL: u64 = 1024;
 
-/// The depth a search of `depth` plies really has with `left` plies left:
-/// the whole rest of the game once it is within two plies of the end, as
-/// the last two plies are always solved exactly. The table then keeps the
-/// result as exact, and iterative deepening needs no iteration past it.
-#[inline]
-pub fn reach(depth: u8, left: u8) -> u8 {
-    if depth.saturating_add(2) >= left {
-        left
-    } else {
-        depth
-    }
-}
-
 /// From this many plies left, a node searched to the end looks for an
 /// enhanced transposition cutoff among its children's table entries
 /// ([`Worker::transposed_cut`]) before searching any of them. From 5
@@ -50,20 +38,6 @@ pub fn reach(depth: u8, left: u8) -> u8 {
 /// five alternating pairs); from 7: more nodes (211.0 M -> 215.4 M) and
 /// 1.6% more CPU time.
 const ETC_FROM: u8 = 6;
-
-/// Late-move reduction of the `n`-th move (from 0) of a node searched
-/// `depth` plies deep with `left` plies left: none where the search is
-/// exact (it must stay complete) or shallow, one ply from the third move,
-/// two from the fifth (4 plies deep or more) and three from the eleventh
-/// (5 or more); one less in PV nodes. Matches at equal time chose it (see the commit).
-#[inline]
-pub fn reduction(depth: u8, left: u8, n: usize, pv_node: bool) -> u8 {
-    if depth >= left || depth < 3 || n < 2 {
-        return 0;
-    }
-    let r = 1 + u8::from(n >= 4 && depth >= 4) + u8::from(n >= 10 && depth >= 5);
-    r - u8::from(pv_node)
-}
 
 /// Is the node at `ply` most likely one where every move fails low, `nth`
 /// giving by ply the index of the move that led there in its parent's
@@ -428,7 +402,17 @@ impl<'a> Worker<'a> {
         // A 4-left node expected to fail low (Black's proof) takes its
         // ceiling before any child; others after their first child.
         let cover_at = usize::from(!(left == 4 && to_end && expected_all(&self.nth, ply)));
+        let mut by_shallow = self.orders_by_shallow(to_end, ply);
         loop {
+            if n == 1 && std::mem::take(&mut by_shallow) {
+                // The first move did not cut: the rest by a shallow search.
+                let mut rest = picker.rest(&self.pos, self.tables, &self.three);
+                self.shallow_order(&mut rest, ply);
+                if self.aborted() {
+                    return 0;
+                }
+                picker.hand_out(&rest);
+            }
             if n == cover_at && !cover_tried {
                 // The first child did not cut, or the node is expected to
                 // fail low: most likely no child will cut. The
@@ -655,26 +639,6 @@ impl OpenThread for Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reductions_stay_out_of_exact_searches_and_leave_a_ply() {
-        for left in 0..=16u8 {
-            for depth in 1..=16u8 {
-                let depth = reach(depth, left);
-                for n in 0..64 {
-                    for pv in [false, true] {
-                        let r = reduction(depth, left, n, pv);
-                        if depth >= left || n < 2 {
-                            assert_eq!(r, 0, "depth {depth} left {left} move {n}");
-                        }
-                        assert!(r < depth.max(1), "depth {depth} move {n}: r {r}");
-                    }
-                }
-            }
-        }
-        assert_eq!(reduction(8, 16, 20, false), 3);
-        assert_eq!(reduction(8, 16, 20, true), 2);
-    }
 
     #[test]
     fn an_all_node_is_expected_below_a_later_move_then_a_first_one() {

@@ -1,4 +1,7 @@
-//! The ordered move picker: a node's legal moves handed out best first.
+//! The ordered move picker: a node's legal moves handed out best first
+//! (what orders them where: `order.rs`).
+
+mod order;
 
 use super::history::{Scores, Tables};
 use crate::bitboard::Bitboard;
@@ -10,7 +13,8 @@ use crate::gains::points::{bishop_points, king_points, knight_points, queen_poin
 use crate::position::Position;
 use crate::search::endgame::open::three_left::Three;
 use crate::types::{Piece, Placement, Square};
-use crate::variant::{Moves, Variant, original};
+use crate::variant::Moves;
+use order::{Order, REPLY_WEIGHT, killer_first, order, replies};
 
 /// Up to this many moves to score, each one's gain comes from a scan of
 /// its square ([`Position::gain`], some 300 instructions) rather than from
@@ -26,78 +30,6 @@ const AHEAD: usize = 4;
 #[inline]
 fn code_of(entry: i32) -> u16 {
     511 - (entry & 511) as u16
-}
-
-/// What orders a node's scored moves, after history's tie-breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Order {
-    /// The immediate gain first.
-    Gain,
-    /// History alone.
-    History,
-    /// Fewest replies first: the opponent's targets after the move.
-    FewReplies,
-}
-
-/// How the moves of `pos`, searched to the end or not (`to_end`), are
-/// ordered. By gain but for two kinds of node:
-/// - Black's last piece before White's last one in `standard`: history
-///   alone. Its gain says little about White's reply, and the scans cost
-///   more than they save (measured: solve 10 1 visits 93 M nodes by
-///   history alone, 127 M with the gains first).
-/// - `original`'s nodes searched to the end: fewest replies first. The
-///   next placement must go on an empty square the piece attacks (any
-///   empty square if there is none), so the move that leaves the opponent
-///   the fewest squares also leaves the smallest tree to refute, and most
-///   nodes here are cut nodes with several refutations. Win/draw/loss
-///   searches of three positions of the running solve, 12 plies left, one
-///   thread: 165.8 M nodes, 25.3 s by history alone (which had halved the
-///   gains' nodes: 8 random positions 10 plies left, 80.9 M with the gains
-///   first, 39.1 M by history alone), 27.2 M, 4.2 s by fewest replies.
-///
-/// Not `standard`: there the fewest replies (the fewest empty squares
-/// touching the board after the move) from 5 plies left on gave the
-/// suite's `standard` positions 10 and 11 plies left 50.5 M and 191.4 M
-/// nodes against 48.5 M and 162.4 M by gain, from 7 plies left 50.0 M and
-/// 170.1 M: every placement there leaves the opponent most of the board's
-/// rim, so the count says little about the tree behind the move.
-fn order(pos: &Position, to_end: bool) -> Order {
-    match pos.variant() {
-        Variant::Standard if pos.plies_left() == 3 => Order::History,
-        Variant::Original if to_end => Order::FewReplies,
-        _ => Order::Gain,
-    }
-}
-
-/// The weight of one reply square against history (whose scores stay
-/// within ±32768): 1024 to 8192 measured alike (27-29 M nodes on the
-/// three positions of [`order`]), 512 and 16384 worse (43 M, 39 M).
-const REPLY_WEIGHT: i32 = 4;
-
-/// How many squares the opponent may answer `piece` on `s` on, in
-/// `original`: the empty squares it attacks, or every empty one if none.
-#[inline(always)]
-fn replies(occ: Bitboard, piece: Piece, s: Square) -> i32 {
-    original::targets(piece, s, occ | Bitboard::from_square(s)).count() as i32
-}
-
-/// Is the killer tried before the moves are scored, at a node searched to
-/// the end or not (`to_end`) whose moves are in `order`? Where history
-/// alone orders them, and at `standard`'s nodes searched to the end with
-/// 4 to 12 plies left. At Black's (5, 7, 9, 11 left) the reply that
-/// refuted a sibling leaves White a smaller tree than the best gain (see
-/// the commits for the nodes). At White's (4, 6, 8, 10, 12) the killer
-/// cuts about as often as the best gain (nodes of the suite's `standard`
-/// positions 10 / 11 / 12 plies left: 48.1 M / 155.1 M / 562.7 M against
-/// 48.5 M / 162.4 M / 560.0 M), and a node that cuts on it never pays for
-/// the loss map and the scores of every move: CPU time 0.83 of what it was
-/// at 10 and 11 plies left, 0.93 at 12 (median of alternating pairs; at 4
-/// plies left alone, 0.875). Not before the fewest replies: on the first
-/// of the three positions of [`order`], 12.8 M nodes with the killer
-/// first, 9.5 M without.
-fn killer_first(pos: &Position, to_end: bool, order: Order) -> bool {
-    order == Order::History
-        || to_end && pos.variant() == Variant::Standard && (4..=12).contains(&pos.plies_left())
 }
 
 /// The legal moves of a node with their ordering scores, handed out best
@@ -372,6 +304,26 @@ impl Picker {
             .filter_map(|&x| decode(code_of(x)))
     }
 
+    /// The moves not handed out yet, in the order they would be.
+    pub fn rest(&mut self, pos: &Position, tables: &Tables, three: &Three) -> Vec<Placement> {
+        let mut rest = Vec::with_capacity(MAX_MOVES);
+        while let Some(m) = self.pick_in(pos, tables, three) {
+            rest.push(m);
+        }
+        rest
+    }
+
+    /// Hands out `moves` next, in this order, and nothing else.
+    pub fn hand_out(&mut self, moves: &[Placement]) {
+        let n = moves.len().min(MAX_MOVES);
+        for (i, &m) in moves[..n].iter().enumerate() {
+            self.list[i] = ((n - i) as i32) << 9 | (511 - i32::from(encode(m)));
+        }
+        (self.len, self.next, self.loaded) = (n, 0, 0);
+        self.stage = self.early.len() + 1;
+        self.sorted = true;
+    }
+
     /// The next best move not yet handed out.
     #[inline]
     pub fn pick(&mut self, pos: &Position, tables: &Tables) -> Option<Placement> {
@@ -428,6 +380,7 @@ impl Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Variant;
 
     #[test]
     fn codes_round_trip() {
@@ -460,6 +413,26 @@ mod tests {
         let mut want = legal.clone();
         want.sort_by_key(|m| encode(*m));
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn picker_hands_out_the_rest_in_the_order_it_is_given() {
+        let pos = three_left();
+        let tables = Tables::default();
+        let three = Three::default();
+        let mut p = Picker::new(&pos, None, None, true);
+        let first = p.pick_in(&pos, &tables, &three).expect("a move");
+        let mut rest = p.rest(&pos, &tables, &three);
+        assert_eq!(rest.len() + 1, pos.legal_moves().to_vec().len());
+        assert!(!rest.contains(&first));
+        assert_eq!(p.pick_in(&pos, &tables, &three), None);
+        rest.reverse();
+        p.hand_out(&rest);
+        let mut got = Vec::new();
+        while let Some(m) = p.pick_in(&pos, &tables, &three) {
+            got.push(m);
+        }
+        assert_eq!(got, rest);
     }
 
     /// A `standard` position with three plies left, where history alone
