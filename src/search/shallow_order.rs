@@ -56,41 +56,32 @@ impl Worker<'_> {
     /// Orders `moves` (of the node at `ply`) best first by a search of each
     /// child [`DEPTH`] plies deep, ties kept in their order.
     pub(super) fn shallow_order(&mut self, moves: &mut [Placement], ply: usize) {
-        let mut values = Vec::with_capacity(moves.len());
+        let mut valued = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
             let u = self.pos.play(m);
-            values.push(-self.search(DEPTH, -INFINITE, INFINITE, ply + 1, false));
+            valued.push((-self.search(DEPTH, -INFINITE, INFINITE, ply + 1, false), m));
             self.pos.undo(m, u);
         }
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
-        let sorted: Vec<Placement> = order.iter().map(|&i| moves[i]).collect();
-        moves.copy_from_slice(&sorted);
+        // A stable sort: ties keep their order.
+        valued.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        for (slot, (_, m)) in moves.iter_mut().zip(valued) {
+            *slot = m;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
     use crate::search::history::Tables;
     use crate::search::test_worker::{agrees, alpha_beta, with_worker};
     use crate::testing::Rng;
-
-    fn random(rng: &mut Rng, left: u8) -> Position {
-        let mut pos = Position::new(Variant::Original);
-        while pos.plies_left() > left {
-            let moves = pos.legal_moves().to_vec();
-            pos.play(moves[rng.below(moves.len())]);
-        }
-        pos
-    }
 
     #[test]
     fn the_moves_come_back_all_of_them_best_first() {
         let mut rng = Rng(0x5AA1_0001);
         for _ in 0..20 {
-            let pos = random(&mut rng, 9);
+            let pos = rng.position(Variant::Original, 9);
             with_worker(&pos, &mut Tables::default(), |w| {
                 assert!(w.orders_by_shallow(true, PLIES) && !w.orders_by_shallow(false, 0));
                 let legal = pos.legal_moves().to_vec();
@@ -126,7 +117,7 @@ mod tests {
         let mut rng = Rng(0x5AA1_0002);
         for i in 0..12 {
             let left = 7 + (i % 2) as u8;
-            let pos = random(&mut rng, left);
+            let pos = rng.position(Variant::Original, left);
             let want = alpha_beta(&mut pos.clone(), -INFINITE, INFINITE);
             for window in [
                 (want - 1, want + 1),

@@ -44,6 +44,19 @@ pub fn alpha_beta(pos: &mut Position, mut alpha: Value, beta: Value) -> Value {
     best
 }
 
+/// Windows around the exact value `want`, mostly above it: those of the
+/// nodes that fail low, where a ceiling spares children.
+pub fn windows_above(want: Value) -> [(Value, Value); 6] {
+    [
+        (want, want + 1),
+        (want + 99, want + 100),
+        (want + 200, want + 400),
+        (want + 500, want + 501),
+        (want - 100, want + 300),
+        (want - 1, want),
+    ]
+}
+
 /// Is `got` what a search of the window (alpha, beta) may return for the
 /// exact value `want` (fail-soft bounds outside the window)?
 pub fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {

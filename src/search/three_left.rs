@@ -302,7 +302,7 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, killers, with_worker};
+    use crate::search::test_worker::{agrees, killers, windows_above, with_worker};
     use crate::testing::Rng;
     use crate::variant::Variant;
 
@@ -383,15 +383,7 @@ mod tests {
         for _ in 0..2000 {
             let pos = rng.position(Variant::Standard, 3);
             let want = run(&pos, &mut tables, (-INFINITE, INFINITE), None, None).0;
-            // The window mostly above the value: the nodes that fail low.
-            let windows = [
-                (want, want + 1),
-                (want + 99, want + 100),
-                (want + 200, want + 400),
-                (want + 500, want + 501),
-                (want - 100, want + 300),
-                (want - 1, want),
-            ];
+            let windows = windows_above(want);
             let window = windows[rng.below(windows.len())];
             tables.killers = killers(&mut rng, &pos);
             plain.killers = tables.killers;

@@ -220,7 +220,7 @@ fn overlap(sides: &Sides, s: Square) -> i32 {
 mod tests {
     use super::*;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, alpha_beta, with_worker};
+    use crate::search::test_worker::{agrees, alpha_beta, windows_above, with_worker};
     use crate::testing::Rng;
     use crate::value::INFINITE;
 
@@ -387,15 +387,8 @@ mod tests {
         for _ in 0..400 {
             let mut pos = rng.position(Variant::Open, 3);
             let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
-            let windows = [
-                (want, want + 1),
-                (want + 99, want + 100),
-                (want + 200, want + 400),
-                (want + 500, want + 501),
-                (want - 100, want + 300),
-                (want - 1, want),
-                (-INFINITE, INFINITE),
-            ];
+            let mut windows = windows_above(want).to_vec();
+            windows.push((-INFINITE, INFINITE));
             let window = windows[rng.below(windows.len())];
             let got = with_worker(&pos, &mut tables, |w| {
                 let pv = window.1 - window.0 > 1;
