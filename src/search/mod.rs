@@ -38,6 +38,7 @@ mod history;
 mod horizon;
 mod in_flight;
 mod limits;
+mod move_order;
 pub mod moves;
 mod report;
 mod root;

@@ -1,9 +1,8 @@
 //! The ordered move picker: a node's legal moves handed out best first
-//! (what orders them where: `order.rs`).
-
-mod order;
+//! (what orders them where: `move_order.rs`).
 
 use super::history::{Scores, Tables};
+use super::move_order::{Order, REPLY_WEIGHT, killer_first, order, replies};
 use crate::bitboard::Bitboard;
 use crate::codes::{MAX_MOVES, NO_MOVE, decode, encode};
 use crate::gains::keys::{Keys, gain_of};
@@ -14,7 +13,6 @@ use crate::position::Position;
 use crate::search::endgame::open::three_left::Three;
 use crate::types::{Piece, Placement, Square};
 use crate::variant::Moves;
-use order::{Order, REPLY_WEIGHT, killer_first, order, replies};
 
 /// Up to this many moves to score, each one's gain comes from a scan of
 /// its square ([`Position::gain`], some 300 instructions) rather than from
