@@ -14,7 +14,9 @@ use super::{horizon, in_flight};
 use crate::bitboard::Bitboard;
 use crate::eval::evaluate;
 use crate::gains::kept_loss_map::KeptLosses;
+use crate::gains::offers::Frame;
 use crate::position::Position;
+use crate::search::endgame::open::four_left_bound as open_four;
 use crate::search::endgame::open::last_two::Node;
 use crate::search::endgame::open::three_left::Three;
 use crate::search::endgame::open::three_left_bound as open_bound;
@@ -91,6 +93,9 @@ pub struct Worker<'a> {
     /// The squares of the last `open` node with three plies left, which its
     /// children patch instead of valuing every square again.
     pub three: Box<Three>,
+    /// The frame of the last `open` node with four plies left whose
+    /// ceiling was taken.
+    pub four: Box<Frame>,
     /// The loss map of the last `standard` node with two plies left.
     pub losses: KeptLosses,
     /// Where 4-left ceilings are worked out.
@@ -118,6 +123,7 @@ impl<'a> Worker<'a> {
             pv: [[None; 17]; 18],
             pv_len: [0; 18],
             three: Box::default(),
+            four: Box::default(),
             losses: KeptLosses::default(),
             ceiling: Box::default(),
             nth: [0; 18],
@@ -419,7 +425,11 @@ impl<'a> Worker<'a> {
                 // covered moves, where no symmetry skips any, are left out
                 // of the picker at once: never scored nor sorted.
                 cover_tried = true;
-                covered = if left == 3 && self.pos.variant() == Variant::Open {
+                covered = if left == 4 && self.pos.variant() == Variant::Open {
+                    self.four.set(&self.pos);
+                    open_four::ceiling(&self.pos, &self.four, self.tables.cuts(3), alpha)
+                        .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))
+                } else if left == 3 && self.pos.variant() == Variant::Open {
                     open_bound::ceiling(&self.pos, self.three.frame(), alpha)
                         .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))
                 } else {

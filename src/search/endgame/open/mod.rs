@@ -5,12 +5,14 @@
 //! node with three plies left values its squares once
 //! for all its children (`three_left`, over `gains::offers`), and a
 //! ceiling spares most children of such a node that fails low
-//! (`three_left_bound`).
+//! (`three_left_bound`), as another does one ply up, at White's nodes with
+//! four plies left (`four_left_bound`).
 //!
 //! May use: what `endgame` may, and `endgame/node` (the thread a node runs
 //! on); never `endgame`'s own files, which dispatch to these.
 
 mod best_replies;
+pub mod four_left_bound;
 pub mod last_two;
 pub mod three_left;
 pub mod three_left_bound;

@@ -92,13 +92,7 @@ pub fn ceiling(pos: &Position, frame: &Frame, alpha: Value) -> Option<([Bitboard
         None => frame.keys_of(p, 1),
     };
     let ours = [held(a), held(b)];
-    let mut c = Cover {
-        covered: [Bitboard::EMPTY; 5],
-        rest: [Bitboard::EMPTY; 5],
-        value: Value::MIN,
-    };
-    c.rest[a.index()] = pos.empty();
-    c.rest[b.index()] = pos.empty();
+    let mut c = Cover::new(pos, [a, b]);
     let second = best_below(&their_keys, best);
     for k in [best, second] {
         if k == NONE {
@@ -113,13 +107,25 @@ pub fn ceiling(pos: &Position, frame: &Frame, alpha: Value) -> Option<([Bitboard
 }
 
 /// The placements covered so far, those left, and the highest ceiling.
-struct Cover {
-    covered: [Bitboard; 5],
+pub(super) struct Cover {
+    pub(super) covered: [Bitboard; 5],
     rest: [Bitboard; 5],
-    value: Value,
+    pub(super) value: Value,
 }
 
 impl Cover {
+    /// Nothing covered yet, every empty square of `pos` left for `a` and `b`.
+    pub(super) fn new(pos: &Position, [a, b]: [Piece; 2]) -> Cover {
+        let mut c = Cover {
+            covered: [Bitboard::EMPTY; 5],
+            rest: [Bitboard::EMPTY; 5],
+            value: Value::MIN,
+        };
+        c.rest[a.index()] = pos.empty();
+        c.rest[b.index()] = pos.empty();
+        c
+    }
+
     /// Covers what it can of the placements left with the opponent's
     /// `answer` fixed, the mover holding `a` and `b` (its gains now
     /// `ours`), `base` R's value for the mover, in points.
@@ -129,7 +135,7 @@ impl Cover {
     /// change ([`Sides::touched`], the opponent to move), where each call
     /// made R's frame afresh.
     #[inline(always)]
-    fn cover(
+    pub(super) fn cover(
         &mut self,
         frame: &Frame,
         answer: Placement,
