@@ -98,37 +98,51 @@ pub fn ceiling(
             }
         }
     }
+    let attacked = attacked_by(pos, them);
     for &(answer, gain) in answers[..n].iter().flatten() {
         let last = if answer.piece == theirs[0] {
             theirs[1]
         } else {
             theirs[0]
         };
-        let Some(floor) = last_floor(pos, them, answer, last) else {
+        let Some(floor) = last_floor(pos, attacked, answer, last) else {
             continue;
         };
         let base = pos.diff() - gain - floor;
         c.cover(frame, answer, base, [a, b], &ours, alpha);
+        if c.all_covered() {
+            break;
+        }
     }
     (c.value > Value::MIN).then_some((c.covered, c.value))
 }
 
-/// A floor on what `them`'s last piece, `last`, gains after `answer` and
-/// any two placements of the other side: on a square no piece of `them`
-/// attacks after `answer` it takes nothing from `them` (the other side's
-/// pieces only block `them`'s rays, never add to them) and nothing from
-/// itself, so it gains at least its own points there, which each of the
-/// two placements lowers by at most one for a King or a Knight. The two
-/// placements may take two such squares: the third best counts. `None`
-/// if there are fewer than three.
-fn last_floor(pos: &Position, them: Color, answer: Placement, last: Piece) -> Option<i32> {
-    let occ = pos.occupied() | Bitboard::from_square(answer.square);
-    let mut attacked = attacks::attacks(answer.piece, answer.square, occ);
+/// The squares `side`'s pieces attack in `pos`.
+fn attacked_by(pos: &Position, side: Color) -> Bitboard {
+    let occ = pos.occupied();
+    let mut attacked = Bitboard::EMPTY;
     for p in Piece::ALL {
-        for q in pos.pieces_of(them, p) {
+        for q in pos.pieces_of(side, p) {
             attacked |= attacks::attacks(p, q, occ);
         }
     }
+    attacked
+}
+
+/// A floor on what the last piece of the side that answers, `last`, gains
+/// after `answer` and any two placements of the other side, `attacked`
+/// the squares the answering side attacks before `answer`: on a square
+/// none of its pieces attacks after `answer` it takes nothing from its own
+/// side (the other side's pieces only block its rays, never add to them)
+/// and nothing from itself, so it gains at least its own points there,
+/// which each of the two placements lowers by at most one for a King or a
+/// Knight. The two placements may take two such squares: the third best
+/// counts. `None` if there are fewer than three. (`answer` may block a
+/// ray of its own side: the squares behind it then count as attacked, a
+/// floor lower than it could be, never higher.)
+fn last_floor(pos: &Position, attacked: Bitboard, answer: Placement, last: Piece) -> Option<i32> {
+    let occ = pos.occupied() | Bitboard::from_square(answer.square);
+    let attacked = attacked | attacks::attacks(answer.piece, answer.square, occ);
     let free = !occ & !attacked;
     let leaps = match last {
         Piece::King => attacks::king,
@@ -190,7 +204,7 @@ mod tests {
             } else {
                 theirs[0]
             };
-            let Some(floor) = last_floor(&pos, them, y, last) else {
+            let Some(floor) = last_floor(&pos, attacked_by(&pos, them), y, last) else {
                 continue;
             };
             // The last piece's best squares with White to move, and what

@@ -126,6 +126,11 @@ impl Cover {
         c
     }
 
+    /// Is every placement covered?
+    pub(super) fn all_covered(&self) -> bool {
+        self.rest.iter().all(|r| r.is_empty())
+    }
+
     /// Covers what it can of the placements left with the opponent's
     /// `answer` fixed, the mover holding `a` and `b` (its gains now
     /// `ours`), `base` R's value for the mover, in points.
