@@ -130,6 +130,14 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Makes the node at `ply` (at least 2) one expected to fail low
+    /// ([`expected_all`]): the first child of a later move.
+    #[cfg(test)]
+    pub(super) fn expect_all_at(&mut self, ply: usize) {
+        self.nth[ply - 1] = 1;
+        self.nth[ply] = 0;
+    }
+
     /// Has the search been told to stop?
     #[inline]
     pub fn aborted(&self) -> bool {
@@ -405,9 +413,14 @@ impl<'a> Worker<'a> {
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
-        // A 4-left node expected to fail low (Black's proof) takes its
-        // ceiling before any child; others after their first child.
-        let cover_at = usize::from(!(left == 4 && to_end && expected_all(&self.nth, ply)));
+        // A 4-left node expected to fail low (Black's proof), and an
+        // `open` 3-left one, takes its ceiling before any child; others
+        // after their first child. (`open` 3-left, the suite's open9 and
+        // open10-3 rows, four runs each, median: 36.3 s -> 31.2 s and
+        // 12.1 s -> 9.8 s; 442.8 M -> 311.2 M and 109.0 M -> 77.8 M
+        // nodes.)
+        let early = left == 4 || left == 3 && self.pos.variant() == Variant::Open;
+        let cover_at = usize::from(!(early && to_end && expected_all(&self.nth, ply)));
         let mut by_shallow = self.orders_by_shallow(to_end, ply);
         loop {
             if n == 1 && std::mem::take(&mut by_shallow) {

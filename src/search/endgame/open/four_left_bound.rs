@@ -324,4 +324,34 @@ mod tests {
         }
         assert!(lows > 8 && spared > 4, "{lows} {spared}");
     }
+
+    /// Nodes with three and four plies left expected to fail low, which
+    /// take their ceilings before their first child, return what plain
+    /// alpha-beta may for the window.
+    #[test]
+    fn nodes_expected_to_fail_low_agree_with_plain_search() {
+        let mut rng = Rng(0x0E2A_77C3_5EED_40F1);
+        let mut tables = Tables::default();
+        let mut lows = [0; 2];
+        for i in 0..240 {
+            let left = 3 + (i % 2) as u8;
+            let mut pos = rng.position(Variant::Open, left);
+            let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
+            let mut windows = windows_above(want).to_vec();
+            windows.push((-INFINITE, INFINITE));
+            let window = windows[rng.below(windows.len())];
+            let got = with_worker(&pos, &mut tables, |w| {
+                w.expect_all_at(2);
+                let pv = window.1 - window.0 > 1;
+                w.search(left, window.0, window.1, 2, pv)
+            });
+            assert!(
+                agrees(got, want, window),
+                "{} {window:?}: {got} {want}",
+                pos.fen()
+            );
+            lows[usize::from(left - 3)] += usize::from(want <= window.0);
+        }
+        assert!(lows[0] > 50 && lows[1] > 50, "{lows:?}");
+    }
 }
