@@ -57,6 +57,37 @@ pub fn windows_above(want: Value) -> [(Value, Value); 6] {
     ]
 }
 
+/// Searches a random `variant` position with `left` plies left as the
+/// node at `ply`, in a window drawn from [`windows_above`] its value and
+/// the full window, `prepare` run on the worker first; asserts the result
+/// agrees with plain alpha-beta and the position is given back as it was.
+/// Returns the position, its value and the window.
+pub fn search_agrees(
+    rng: &mut Rng,
+    tables: &mut Tables,
+    (variant, left, ply): (crate::variant::Variant, u8, usize),
+    prepare: impl FnOnce(&mut Worker),
+) -> (Position, Value, (Value, Value)) {
+    let mut pos = rng.position(variant, left);
+    let want = alpha_beta(&mut pos, -super::INFINITE, super::INFINITE);
+    let mut windows = windows_above(want).to_vec();
+    windows.push((-super::INFINITE, super::INFINITE));
+    let window = windows[rng.below(windows.len())];
+    let got = with_worker(&pos, tables, |w| {
+        prepare(w);
+        let pv = window.1 - window.0 > 1;
+        let v = w.search(left, window.0, window.1, ply, pv);
+        assert_eq!(w.pos, pos);
+        v
+    });
+    assert!(
+        agrees(got, want, window),
+        "{} {window:?}: {got} {want}",
+        pos.fen()
+    );
+    (pos, want, window)
+}
+
 /// Is `got` what a search of the window (alpha, beta) may return for the
 /// exact value `want` (fail-soft bounds outside the window)?
 pub fn agrees(got: Value, want: Value, (alpha, beta): (Value, Value)) -> bool {

@@ -164,9 +164,9 @@ fn last_floor(pos: &Position, attacked: Bitboard, answer: Placement, last: Piece
 mod tests {
     use super::*;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, alpha_beta, windows_above, with_worker};
+    use crate::search::test_worker::{alpha_beta, search_agrees};
     use crate::testing::Rng;
-    use crate::value::{INFINITE, SCALE};
+    use crate::value::SCALE;
 
     /// A random placement of `pos`'s side to move, half the time on one of
     /// the `near` squares where it may (else anywhere).
@@ -300,22 +300,8 @@ mod tests {
         let mut tables = Tables::default();
         let (mut lows, mut spared) = (0, 0);
         for _ in 0..24 {
-            let mut pos = rng.position(Variant::Open, 4);
-            let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
-            let mut windows = windows_above(want).to_vec();
-            windows.push((-INFINITE, INFINITE));
-            let window = windows[rng.below(windows.len())];
-            let got = with_worker(&pos, &mut tables, |w| {
-                let pv = window.1 - window.0 > 1;
-                let v = w.search(4, window.0, window.1, 0, pv);
-                assert_eq!(w.pos, pos);
-                v
-            });
-            assert!(
-                agrees(got, want, window),
-                "{} {window:?}: {got} {want}",
-                pos.fen()
-            );
+            let (pos, want, window) =
+                search_agrees(&mut rng, &mut tables, (Variant::Open, 4, 0), |_| {});
             if want <= window.0 {
                 lows += 1;
                 let covers = ceiling(&pos, &Frame::new(&pos), tables.cuts(3), window.0);
@@ -335,21 +321,10 @@ mod tests {
         let mut lows = [0; 2];
         for i in 0..240 {
             let left = 3 + (i % 2) as u8;
-            let mut pos = rng.position(Variant::Open, left);
-            let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
-            let mut windows = windows_above(want).to_vec();
-            windows.push((-INFINITE, INFINITE));
-            let window = windows[rng.below(windows.len())];
-            let got = with_worker(&pos, &mut tables, |w| {
-                w.expect_all_at(2);
-                let pv = window.1 - window.0 > 1;
-                w.search(left, window.0, window.1, 2, pv)
-            });
-            assert!(
-                agrees(got, want, window),
-                "{} {window:?}: {got} {want}",
-                pos.fen()
-            );
+            let (_, want, window) =
+                search_agrees(&mut rng, &mut tables, (Variant::Open, left, 2), |w| {
+                    w.expect_all_at(2)
+                });
             lows[usize::from(left - 3)] += usize::from(want <= window.0);
         }
         assert!(lows[0] > 50 && lows[1] > 50, "{lows:?}");

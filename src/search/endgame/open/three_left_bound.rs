@@ -231,7 +231,7 @@ fn overlap(sides: &Sides, s: Square) -> i32 {
 mod tests {
     use super::*;
     use crate::search::history::Tables;
-    use crate::search::test_worker::{agrees, alpha_beta, windows_above, with_worker};
+    use crate::search::test_worker::{alpha_beta, search_agrees};
     use crate::testing::Rng;
     use crate::value::INFINITE;
 
@@ -396,22 +396,8 @@ mod tests {
         let mut tables = Tables::default();
         let (mut lows, mut spared) = (0, 0);
         for _ in 0..400 {
-            let mut pos = rng.position(Variant::Open, 3);
-            let want = alpha_beta(&mut pos, -INFINITE, INFINITE);
-            let mut windows = windows_above(want).to_vec();
-            windows.push((-INFINITE, INFINITE));
-            let window = windows[rng.below(windows.len())];
-            let got = with_worker(&pos, &mut tables, |w| {
-                let pv = window.1 - window.0 > 1;
-                let v = w.search(3, window.0, window.1, 0, pv);
-                assert_eq!(w.pos, pos);
-                v
-            });
-            assert!(
-                agrees(got, want, window),
-                "{} {window:?}: {got} {want}",
-                pos.fen()
-            );
+            let (pos, want, window) =
+                search_agrees(&mut rng, &mut tables, (Variant::Open, 3, 0), |_| {});
             if want <= window.0 {
                 lows += 1;
                 // The ceiling at the window's alpha covers placements.
