@@ -101,7 +101,7 @@ pub fn ceiling(pos: &Position, frame: &Frame, alpha: Value) -> Option<([Bitboard
         let answer = Placement::new(theirs, square_of(k));
         // R's value for the mover: the opponent's gain on `t` taken.
         let base = pos.diff() - gain_of(k);
-        c.cover(frame, answer, base, [a, b], &ours, alpha);
+        c.cover(frame, (answer, base), [a, b], &ours, alpha, |_, _| 0);
     }
     (c.value > Value::MIN).then_some((c.covered, c.value))
 }
@@ -133,7 +133,10 @@ impl Cover {
 
     /// Covers what it can of the placements left with the opponent's
     /// `answer` fixed, the mover holding `a` and `b` (its gains now
-    /// `ours`), `base` R's value for the mover, in points.
+    /// `ours`), `base` R's value for the mover, in points. A placement on
+    /// `s` whose bound is `need` points too high asks `more(s, need)` for
+    /// what `base` may be raised by there (0 where nothing is known: the
+    /// 4-left ceiling's floor on the last piece once `s` is known).
     ///
     /// R's squares follow from the node's (`frame`, the mover's view) as
     /// `three_left`'s children's do: only the squares `answer` touches
@@ -143,11 +146,11 @@ impl Cover {
     pub(super) fn cover(
         &mut self,
         frame: &Frame,
-        answer: Placement,
-        base: i32,
+        (answer, base): (Placement, i32),
         [a, b]: [Piece; 2],
         ours: &[Keys; 2],
         alpha: Value,
+        mut more: impl FnMut(Square, i32) -> i32,
     ) {
         // The opponent's view before its answer, then R's (the opponent
         // to move there, as in R's frame).
@@ -189,6 +192,9 @@ impl Cover {
                 let mut g = gain_of(keys[i][s.index()]) + last;
                 if lit.has(s) {
                     g += overlap(&r, s);
+                }
+                if g > top {
+                    g -= more(s, g - top);
                 }
                 if g <= top {
                     self.covered[piece.index()] |= Bitboard::from_square(s);
