@@ -28,7 +28,7 @@
 //! bounds one to three points above alpha. What the floors count now is
 //! in [`super::last_floor`], with its measurements.
 
-use super::last_floor::{Floors, attacked_by, own_floor};
+use super::last_floor::{Floors, after_answer, attacked_by, own_floor};
 use super::three_left_bound::Cover;
 use crate::bitboard::Bitboard;
 use crate::gains::keys::{NONE, best_below, gain_of, square_of};
@@ -109,7 +109,8 @@ pub fn ceiling(
         } else {
             theirs[0]
         };
-        let Some(floor) = own_floor(pos, attacked, answer, last) else {
+        let after = after_answer(pos, attacked, answer);
+        let Some(floor) = own_floor(last, after) else {
             continue;
         };
         let base = pos.diff() - gain - floor;
@@ -117,7 +118,7 @@ pub fn ceiling(
         // leaves above alpha.
         let mut floors: Option<Floors> = None;
         c.cover(frame, (answer, base), [a, b], &ours, alpha, |s, need| {
-            let f = floors.get_or_insert_with(|| Floors::new(pos, attacked, answer, last));
+            let f = floors.get_or_insert_with(|| Floors::new(pos, last, after));
             let fine = f.base().unwrap_or(floor).max(floor);
             if f.most().max(fine) - floor < need {
                 return 0;

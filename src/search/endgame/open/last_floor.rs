@@ -48,6 +48,28 @@ use crate::types::{Color, Piece, Placement, Square};
 /// How many of the last piece's best squares [`Floors`] keeps.
 const KEPT: usize = 8;
 
+/// Keeps in `top` (highest first) the highest values pushed so far.
+#[inline]
+fn push_top<const N: usize>(top: &mut [i32; N], v: i32) {
+    if v > top[N - 1] {
+        top[N - 1] = v;
+        top.sort_unstable_by(|x, y| y.cmp(x));
+    }
+}
+
+/// The squares left empty after `answer` in `pos` and those of them no
+/// piece of the answering side attacks then, `attacked` the squares it
+/// attacked before: where its last piece takes nothing from its own side.
+pub(super) fn after_answer(
+    pos: &Position,
+    attacked: Bitboard,
+    answer: Placement,
+) -> (Bitboard, Bitboard) {
+    let occ = pos.occupied() | Bitboard::from_square(answer.square);
+    let attacked = attacked | attacks::attacks(answer.piece, answer.square, occ);
+    (occ, !occ & !attacked)
+}
+
 /// What the answering side's last piece sees of the board after its
 /// answer: the pieces, and the other side's pieces that it may take
 /// points from.
@@ -62,6 +84,19 @@ struct Sight {
 }
 
 impl Sight {
+    /// What `last` of the side not to move in `pos` sees with `occ` on the
+    /// board.
+    fn new(pos: &Position, last: Piece, occ: Bitboard) -> Sight {
+        let other = pos.side_to_move();
+        Sight {
+            last,
+            occ,
+            sliders: pos.line_sliders().map(|l| l & pos.pieces(other)),
+            kings: pos.pieces_of(other, Piece::King),
+            knights: pos.pieces_of(other, Piece::Knight),
+        }
+    }
+
     /// Floors on the gain of the last piece on `q` (empty, attacked by
     /// none of its side's pieces) with `occ` on the board, once one and
     /// two more pieces are placed anywhere but on `q`.
@@ -82,13 +117,7 @@ impl Sight {
         let mut taken = (attacks::king(q) & self.kings).count() as i32
             + (attacks::knight(q) & self.knights).count() as i32;
         // The most one blocker cuts, then the second most elsewhere.
-        let mut cuts = [0; 3];
-        let mut cut = |v: i32| {
-            if v > cuts[2] {
-                cuts[2] = v;
-                cuts.sort_unstable_by(|x, y| y.cmp(x));
-            }
-        };
+        let mut cuts = [0; 2];
         for d in 0..8 {
             let back = attacks::opposite(d);
             let slides = attacks::slides_along(self.last, d);
@@ -101,12 +130,12 @@ impl Sight {
                 v += i32::from(self.last == Piece::King);
                 v += if slider[d] { 1 + arm[back] } else { 0 };
                 v += if slider[back] { arm[d] } else { 0 };
-                cut(v);
+                push_top(&mut cuts, v);
             }
         }
         if self.last == Piece::Knight {
             for _ in 0..(attacks::knight(q) & !occ).count().min(2) {
-                cut(1);
+                push_top(&mut cuts, 1);
             }
         }
         let all = own + taken;
@@ -128,38 +157,19 @@ pub(super) struct Floors {
 }
 
 impl Floors {
-    /// The floors of `last` after `answer` in `pos` (the other side to
-    /// move), `attacked` the squares the answering side attacks before it.
-    pub(super) fn new(
-        pos: &Position,
-        attacked: Bitboard,
-        answer: Placement,
-        last: Piece,
-    ) -> Floors {
-        let other = pos.side_to_move();
-        let occ = pos.occupied() | Bitboard::from_square(answer.square);
-        let attacked = attacked | attacks::attacks(answer.piece, answer.square, occ);
-        let lines = pos.line_sliders();
-        let sight = Sight {
-            last,
-            occ,
-            sliders: lines.map(|l| l & pos.pieces(other)),
-            kings: pos.pieces_of(other, Piece::King),
-            knights: pos.pieces_of(other, Piece::Knight),
-        };
+    /// The floors of `last` in `pos` (the other side to move) after an
+    /// answer, `(occ, free)` what [`after_answer`] gives for it.
+    pub(super) fn new(pos: &Position, last: Piece, (occ, free): (Bitboard, Bitboard)) -> Floors {
         let mut f = Floors {
-            sight,
+            sight: Sight::new(pos, last, occ),
             base: None,
-            best: [(answer.square, i32::MIN); KEPT],
+            best: [(Square::from_index(0), i32::MIN); KEPT],
             len: 0,
         };
         let mut third = [i32::MIN; 3];
-        for q in !occ & !attacked {
+        for q in free {
             let [v, two] = f.sight.points(q, occ);
-            if two > third[2] {
-                third[2] = two;
-                third.sort_unstable_by(|x, y| y.cmp(x));
-            }
+            push_top(&mut third, two);
             if f.len < KEPT {
                 f.best[f.len] = (q, v);
                 f.len += 1;
@@ -210,12 +220,7 @@ impl Floors {
             } else {
                 v
             };
-            if v > top[1] {
-                top[1] = v;
-                if top[1] > top[0] {
-                    top.swap(0, 1);
-                }
-            }
+            push_top(&mut top, v);
         }
         if top[1] == i32::MIN {
             i32::MIN
@@ -227,23 +232,13 @@ impl Floors {
 
 /// A cheaper floor than [`Floors::base`]: the last piece's own points
 /// alone on the third best free square, less what two blockers cut of
-/// them (a point each for a King or a Knight, an arm each for a slider).
-/// `None` if fewer than three squares count.
-pub(super) fn own_floor(
-    pos: &Position,
-    attacked: Bitboard,
-    answer: Placement,
-    last: Piece,
-) -> Option<i32> {
-    let occ = pos.occupied() | Bitboard::from_square(answer.square);
-    let attacked = attacked | attacks::attacks(answer.piece, answer.square, occ);
+/// them (a point each for a King or a Knight, an arm each for a slider),
+/// `(occ, free)` what [`after_answer`] gives. `None` if fewer than three
+/// squares count.
+pub(super) fn own_floor(last: Piece, (occ, free): (Bitboard, Bitboard)) -> Option<i32> {
     let mut top = [i32::MIN; 3];
-    for q in !occ & !attacked {
-        let v = own_points_blocked(last, q, occ);
-        if v > top[2] {
-            top[2] = v;
-            top.sort_unstable_by(|x, y| y.cmp(x));
-        }
+    for q in free {
+        push_top(&mut top, own_points_blocked(last, q, occ));
     }
     (top[2] > i32::MIN).then_some(top[2].max(0))
 }
@@ -261,10 +256,7 @@ fn own_points_blocked(piece: Piece, q: Square, occ: Bitboard) -> i32 {
             for d in (0..8).filter(|&d| attacks::slides_along(piece, d)) {
                 let arm = (attacks::ray(d, q, occ) & !occ).count() as i32;
                 total += arm;
-                if arm > longest[1] {
-                    longest[1] = arm;
-                    longest.sort_unstable_by(|x, y| y.cmp(x));
-                }
+                push_top(&mut longest, arm);
             }
             total - longest[0] - longest[1]
         }
@@ -331,13 +323,7 @@ mod tests {
                 continue;
             };
             let last = Piece::ALL[rng.below(5)];
-            let sight = Sight {
-                last,
-                occ: pos.occupied(),
-                sliders: pos.line_sliders().map(|l| l & pos.pieces(other)),
-                kings: pos.pieces_of(other, Piece::King),
-                knights: pos.pieces_of(other, Piece::Knight),
-            };
+            let sight = Sight::new(&pos, last, pos.occupied());
             let want = sight.points(q, pos.occupied());
             let held: Vec<Piece> = Piece::ALL
                 .into_iter()
@@ -410,7 +396,7 @@ mod tests {
         for _ in 0..6000 {
             let pos = rng.position(Variant::Open, 4);
             let them = pos.side_to_move().flip();
-            let (x, y, last) = {
+            let (y, last) = {
                 let mut p = pos.clone();
                 let x = p.legal_moves().iter().next().expect("a placement");
                 p.play(x);
@@ -419,11 +405,10 @@ mod tests {
                 p.play(y);
                 // Black's other piece: the one it holds after `y`.
                 let last = Piece::ALL.into_iter().find(|&k| p.in_hand(them, k) > 0);
-                (x, y, last.expect("Black's last piece"))
+                (y, last.expect("Black's last piece"))
             };
-            let _ = x;
-            let attacked = attacked_by(&pos, them);
-            let floors = Floors::new(&pos, attacked, y, last);
+            let after = after_answer(&pos, attacked_by(&pos, them), y);
+            let floors = Floors::new(&pos, last, after);
             let Some(base) = floors.base() else {
                 continue;
             };
@@ -440,8 +425,7 @@ mod tests {
             p.play(y);
             let z = pick(&mut rng, &p, near_best(&floors, 2));
             p.play(z);
-            let occ = pos.occupied() | Bitboard::from_square(y.square);
-            let free = !occ & !attacked & !attacks::attacks(y.piece, y.square, occ);
+            let free = after.1;
             let most = (free & p.empty())
                 .into_iter()
                 .map(|q| p.gain(Placement::new(last, q)))
@@ -449,7 +433,7 @@ mod tests {
                 .map_or(i32::MIN, |v| v.max(0));
             assert!(most >= base, "{} {x} {y} {z}: {most} {base}", pos.fen());
             // The cheaper floor stands on the last piece's own points alone.
-            let own = own_floor(&pos, attacked, y, last).expect("as many squares as the base's");
+            let own = own_floor(last, after).expect("as many squares as the base's");
             let points = (free & p.empty())
                 .into_iter()
                 .map(|q| (attacks::attacks(last, q, p.occupied()) & p.empty()).count() as i32)
