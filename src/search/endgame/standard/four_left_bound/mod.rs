@@ -27,6 +27,26 @@
 //! goes to the 4-left nodes that fail low, which this ceiling already
 //! spares most of their children.
 //!
+//! Where the searched children come from (the suite's `std12-5`, 118.7 M
+//! nodes, counted by a throwaway build): these nodes that fail low
+//! searched 2.09 M children, 1.24 M of them White's 7th piece on the
+//! killer's own square `s`, never covered since the killer cannot stand
+//! there. Bounding those with a second killer's board (their square
+//! alone) made the nodes 118.7/257.1/223.0 M -> 80.1/171.5/121.6 M on
+//! `std12-5`/`-1`/`-2`, but no faster (side by side, 6.8/8.2 s ->
+//! 6.7/6.8 s, 15.1/14.4 s -> 16.0/17.0 s, 12.8/13.7 s -> 15.2/15.3 s): a
+//! second board costs about what the one child it spares does.
+//!
+//! Nor two levels up, measured: a ceiling at White's 6-left nodes (Black's
+//! 5-left and 3-left killers fixed, White's 6th piece set apart and added
+//! back with its gain on R and what the later pieces might spare it)
+//! covered 43% of their children on `std12-5` (the exact values, sampled,
+//! lay 6 or more points under alpha for 48% of them) and cut the nodes by
+//! 12-16%, but its three boards per node cost more than they spared
+//! (branch `exp/six-left`, with the measurements; it also leaves out the
+//! 7th piece on the 3-left killer's square, which a second reply would
+//! have to bound).
+//!
 //! The pieces: R and what both of White's pieces share (`board.rs`), the
 //! ceiling of one of White's pieces over White's last piece's answers
 //! (`ceiling.rs`), and those answers filled and ordered (`answers.rs`).
