@@ -20,7 +20,6 @@ use crate::search::endgame::open::four_left_bound as open_four;
 use crate::search::endgame::open::last_two::Node;
 use crate::search::endgame::open::three_left::Three;
 use crate::search::endgame::open::three_left_bound as open_bound;
-use crate::search::endgame::standard::five_left_bound;
 use crate::search::endgame::standard::four_left_bound::{self, Covered};
 use crate::symmetry;
 use crate::types::{Piece, Placement, Square};
@@ -414,15 +413,13 @@ impl<'a> Worker<'a> {
         let mut later = [None; 16];
         let (mut n_later, mut next_later) = (0, 0);
         let (mut covered, mut cover_tried) = (Covered::default(), false);
-        // A 4-left node expected to fail low (Black's proof), an `open`
-        // 3-left one and a `standard` 5-left one (White's proof), takes
-        // its ceiling before any child; others after their first child. (`open` 3-left, the suite's open9 and
+        // A 4-left node expected to fail low (Black's proof), and an
+        // `open` 3-left one, takes its ceiling before any child; others
+        // after their first child. (`open` 3-left, the suite's open9 and
         // open10-3 rows, four runs each, median: 36.3 s -> 31.2 s and
         // 12.1 s -> 9.8 s; 442.8 M -> 311.2 M and 109.0 M -> 77.8 M
         // nodes.)
-        let early = left == 4
-            || left == 3 && self.pos.variant() == Variant::Open
-            || left == 5 && self.pos.variant() == Variant::Standard;
+        let early = left == 4 || left == 3 && self.pos.variant() == Variant::Open;
         let cover_at = usize::from(!(early && to_end && expected_all(&self.nth, ply)));
         let mut by_shallow = self.orders_by_shallow(to_end, ply);
         loop {
@@ -445,14 +442,6 @@ impl<'a> Worker<'a> {
                     self.four.set(&self.pos);
                     open_four::ceiling(&self.pos, &self.four, self.tables.cuts(3), alpha)
                         .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))
-                } else if left == 5 {
-                    five_left_bound::ceiling(
-                        &self.pos,
-                        self.tables.cuts(4),
-                        self.tables.killers,
-                        alpha,
-                    )
-                    .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))
                 } else if left == 3 && self.pos.variant() == Variant::Open {
                     open_bound::ceiling(&self.pos, self.three.frame(), alpha)
                         .map_or_else(Covered::default, |(s, v)| Covered::of(s, v))

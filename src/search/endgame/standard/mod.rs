@@ -10,7 +10,6 @@
 //! nothing of the search nor of the rest of `endgame/`. Its bounds take
 //! what they read (the position, the cuts, their scratch) as arguments.
 
-pub mod five_left_bound;
 pub mod four_left_bound;
 pub mod replies;
 pub mod three_left_bound;

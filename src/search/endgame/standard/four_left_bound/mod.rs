@@ -25,8 +25,13 @@
 //! against 239.8 M, 11.8 s. The children it covers are mostly the ones
 //! the table cuts at once (4-left table cuts 3.46 M -> 1.74 M); the time
 //! goes to the 4-left nodes that fail low, which this ceiling already
-//! spares most of their children. At 13 plies left those 5-left nodes
-//! hold most of the tree, and their ceiling (`five_left_bound.rs`) pays.
+//! spares most of their children. A sound one, built later (branch
+//! `exp/five-left`: White's killers fixed, Black's 7th piece and King
+//! bounded by their best gains with their own sliders' losses added back,
+//! a second answer for a 7th piece on the last answer's square), where at
+//! 13 plies left these nodes hold 72% of the tree: std13 rows 394.9 s,
+//! 5.25 G nodes -> 363.9 s, 4.33 G, but std14-1 417.2 s, 6.97 G -> 544.4 s,
+//! 9.50 G (one thread, side by side). Left out.
 //!
 //! Where the searched children come from (the suite's `std12-5`, 118.7 M
 //! nodes, counted by a throwaway build): these nodes that fail low
