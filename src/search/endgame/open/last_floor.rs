@@ -42,6 +42,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::gains::points::own_points;
 use crate::position::Position;
 use crate::types::{Color, Piece, Placement, Square};
 
@@ -109,9 +110,9 @@ impl Sight {
             let line = usize::from(!attacks::is_orthogonal(d));
             slider[d] = !(ray & self.sliders[line]).is_empty();
         }
+        // A slider's own points are its arms, counted below.
         let mut own = match self.last {
-            Piece::King => (attacks::king(q) & !occ).count() as i32,
-            Piece::Knight => (attacks::knight(q) & !occ).count() as i32,
+            Piece::King | Piece::Knight => own_points(occ, self.last, q),
             _ => 0,
         };
         let mut taken = (attacks::king(q) & self.kings).count() as i32
@@ -249,8 +250,7 @@ pub(super) fn own_floor(last: Piece, (occ, free): (Bitboard, Bitboard)) -> Optio
 /// most one arm of a slider.
 fn own_points_blocked(piece: Piece, q: Square, occ: Bitboard) -> i32 {
     match piece {
-        Piece::King => (attacks::king(q) & !occ).count() as i32 - 2,
-        Piece::Knight => (attacks::knight(q) & !occ).count() as i32 - 2,
+        Piece::King | Piece::Knight => own_points(occ, piece, q) - 2,
         _ => {
             let (mut total, mut longest) = (0, [0; 2]);
             for d in (0..8).filter(|&d| attacks::slides_along(piece, d)) {
@@ -365,7 +365,7 @@ mod tests {
                         "{} {last:?} {q} {b} {c}: {got} {want:?}",
                         pos.fen()
                     );
-                    let own = (attacks::attacks(last, q, p.occupied()) & p.empty()).count() as i32;
+                    let own = own_points(p.occupied(), last, q);
                     let floor = own_points_blocked(last, q, pos.occupied());
                     assert!(
                         own >= floor,
@@ -436,7 +436,7 @@ mod tests {
             let own = own_floor(last, after).expect("as many squares as the base's");
             let points = (free & p.empty())
                 .into_iter()
-                .map(|q| (attacks::attacks(last, q, p.occupied()) & p.empty()).count() as i32)
+                .map(|q| own_points(p.occupied(), last, q))
                 .max()
                 .map_or(i32::MIN, |v| v.max(0));
             assert!(points >= own, "{} {x} {y} {z}: {points} {own}", pos.fen());
