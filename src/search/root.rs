@@ -171,6 +171,21 @@ impl Worker<'_> {
     /// `Searcher::solve` does: `standard` 10 / 11 / 12
     /// plies left 51.8 M / 156.8 M / 532.4 M against 48.5 M / 162.4 M /
     /// 560.0 M, `original` 12 plies left 1345.6 M against 740.8 M.
+    ///
+    /// Nor windows built from the bounds the passes prove (values are
+    /// whole points there, a fail-soft value a proved bound: the next
+    /// window from it, one point wide then doubling), the first one point
+    /// under the rounded guess (a pass that fails low refutes every root
+    /// move; branch `exp/exact-window`). On the suite (one thread, 1 GiB),
+    /// nodes with the first window 1 / 2 points under the guess against
+    /// these: std12-1 250.9 / 256.1 M against 257.1 M, std12-2 258.3 /
+    /// 276.5 M against 223.0 M, std12-5 120.5 / 117.4 M against 118.7 M,
+    /// std13-5 611.0 / 592.7 M against 712.9 M; std14-1, 1 / 0 points
+    /// under, 9.05 / 7.54 G against 6.97 G. What a pass costs hangs on what
+    /// the pass before left in the table more than on its window: std14-1's
+    /// exact pass after the same first pass (1.34 G nodes, its value at
+    /// least 2) cost 5.63 G here, in (19, 260), and 6.21 G in (199, 301);
+    /// in (99, 201) after a first pass that proved at least 1, 7.83 G.
     fn aspiration(&mut self, roots: &mut [RootMove], depth: u8) {
         let prev = roots[0].score;
         let mut delta = 60;
