@@ -230,24 +230,28 @@ impl Ceiling {
         b: &Board,
         targets: Bitboard,
         alpha: Value,
-        mut best: Value,
+        best: Value,
     ) -> (Value, Bitboard) {
         let limit = alpha.div_euclid(SCALE);
-        let low = slack(limit);
+        // `best` in points (it is whole points, or `Value::MIN`), kept as
+        // the floor: a covered square's bound at most it raises nothing.
+        let mut floor = best.div_euclid(SCALE).max(slack(limit));
         let mut covered = Bitboard::EMPTY;
         for u in targets {
             if u == b.s {
                 continue;
             }
-            let floor = best.div_euclid(SCALE).max(low);
             if let Some(v) = self.bound(b, u, limit, floor)
-                && v * SCALE <= alpha
+                && v <= limit
             {
-                best = best.max(v.max(floor) * SCALE);
+                floor = floor.max(v);
                 covered |= Bitboard::from_square(u);
             }
         }
-        (best, covered)
+        if covered.is_empty() {
+            return (best, covered);
+        }
+        (best.max(floor * SCALE), covered)
     }
 }
 
