@@ -30,8 +30,8 @@
 //! bounded by their best gains with their own sliders' losses added back,
 //! a second answer for a 7th piece on the last answer's square), where at
 //! 13 plies left these nodes hold 72% of the tree: std13 rows 394.9 s,
-//! 5.25 G nodes -> 363.9 s, 4.33 G, but std14-1 417.2 s, 6.97 G -> 544.4 s,
-//! 9.50 G (one thread, side by side). Left out.
+//! 5.25 G nodes -> 363.9 s, 4.33 G (one thread, side by side). Left out
+//! for its 14-left figures (below: std14-1 lost, std14-5 won).
 //!
 //! Where the searched children come from (the suite's `std12-5`, 118.7 M
 //! nodes, counted by a throwaway build): these nodes that fail low
@@ -67,7 +67,8 @@
 //! G nodes, 86 s against 102 s: Black's 5-left nodes failing low
 //! searched 32.6 M children instead of 59.1 M), but Black picked other
 //! refutations at 13 plies left, and the second pass met 1,764 of White's
-//! 10-left nodes instead of 1,183: 8.30 G nodes. One row at 14 plies left
+//! 10-left nodes instead of 1,183: 8.30 G nodes (9.50 G in all, 544.4 s
+//! against 417.2 s side by side). One row at 14 plies left
 //! cannot tell such a change from its luck: on the second, std14-5 (one
 //! thread, 1 GiB, main then the ceiling on one core, a make_suite on the
 //! other), the ceiling visited 4.49 G nodes in 321.5 s against 5.26 G in
