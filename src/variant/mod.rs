@@ -6,7 +6,7 @@
 mod moves;
 mod open;
 pub mod original;
-mod standard;
+pub mod standard;
 
 pub use moves::Moves;
 pub use standard::{last_piece, white_reply};

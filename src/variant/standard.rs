@@ -22,6 +22,14 @@ fn queen_call(pos: &Position) -> bool {
             .is_some_and(|pl| pl.piece == Piece::Queen)
 }
 
+/// Would the side to move's Queen make a queen call (rule 6): do both
+/// sides still hold their Queens? Then the opponent's next piece must be
+/// its Queen, whatever else the position is.
+pub fn may_call_queen(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    pos.in_hand(us, Piece::Queen) > 0 && pos.in_hand(us.flip(), Piece::Queen) > 0
+}
+
 /// May the side to move place `p` (in hand), before any square rule
 /// (rules 1, 3, 6), `call` telling whether a queen call holds?
 #[inline]
