@@ -23,7 +23,8 @@ pub mod store;
 use crate::position::Position;
 use crate::search::{Control, Event as SearchEvent, INFINITE, Limits, Options, SCALE, Searcher};
 use crate::symmetry;
-use crate::types::Placement;
+use crate::types::{Piece, Placement, Variant};
+use crate::variant::standard::may_call_queen;
 use canon::Canonical;
 pub use mode::Mode;
 use std::time::Instant;
@@ -377,8 +378,14 @@ impl<'a> Solver<'a> {
     }
 
     /// The moves of `pos` but one of each symmetric set, the store's best
-    /// first, then by a shallow search of each (best for the mover first).
+    /// first, then by a shallow search of each (best for the mover first);
+    /// in `standard`, where a Queen would make a queen call, the Queen's
+    /// placements before the others, as in the search's own exact nodes
+    /// (`queen_call_first` in `search/move_order.rs`: the opponent's
+    /// next piece must be its Queen, so the refutation behind it is
+    /// narrower).
     fn ordered(&mut self, pos: &mut Position, hint: Option<Placement>) -> Vec<Placement> {
+        let queens_first = pos.variant() == Variant::Standard && may_call_queen(pos);
         let sym = symmetry::of(pos);
         let moves: Vec<Placement> = pos
             .legal_moves()
@@ -399,7 +406,8 @@ impl<'a> Solver<'a> {
                 (s, m)
             })
             .collect();
-        scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let first = |s: i32, m: Placement| s == i32::MAX || queens_first && m.piece == Piece::Queen;
+        scored.sort_by_key(|&(s, m)| std::cmp::Reverse((first(s, m), s)));
         scored.into_iter().map(|(_, m)| m).collect()
     }
 
@@ -556,5 +564,26 @@ mod tests {
         assert_eq!(search_window(-NO_BOUND, NO_BOUND), (-INFINITE, INFINITE));
         assert_eq!((ceil_points(-150), floor_points(-150)), (-1, -2));
         assert_eq!((ceil_points(300), floor_points(300)), (3, 3));
+    }
+
+    /// Where a Queen would make a queen call, the driver tries the
+    /// Queen's placements first, after the store's move.
+    #[test]
+    fn the_driver_tries_queen_calls_first() {
+        let mut quiet = |_: &Event| {};
+        let store = Store::memory(Variant::Standard, Mode::Exact).unwrap();
+        let config = Config {
+            frontier: 10,
+            threads: 1,
+            hash_mb: 1,
+        };
+        let mut solver = Solver::new(Mode::Exact, config, store, &mut quiet);
+        let mut pos = Position::from_fen("8/8/8/2r5/3K4/8/8/8 w c5", Variant::Standard).unwrap();
+        let hint = Placement::new(Piece::Rook, "e5".parse().unwrap());
+        let moves = solver.ordered(&mut pos, Some(hint));
+        let queens = moves.iter().filter(|m| m.piece == Piece::Queen).count();
+        assert!(queens > 0 && queens + 1 < moves.len());
+        assert_eq!(moves[0], hint);
+        assert!(moves[1..=queens].iter().all(|m| m.piece == Piece::Queen));
     }
 }
