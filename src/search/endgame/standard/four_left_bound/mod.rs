@@ -73,7 +73,10 @@
 //! thread, 1 GiB, main then the ceiling on one core, a make_suite on the
 //! other), the ceiling visited 4.49 G nodes in 321.5 s against 5.26 G in
 //! 371.8 s, fewer in both passes (1.49 G and 3.00 G against 1.98 G and
-//! 3.28 G).
+//! 3.28 G). With the queen calls first (b89ab31) the two rows still
+//! split (one run each, one thread, 1 GiB, the other core busy): std14-1
+//! 233.1 s, 5.68 G nodes with the ceiling against 187.6 s, 5.44 G
+//! without; std14-5 157.0 s, 3.85 G against 165.2 s, 4.41 G.
 //!
 //! The pieces: R and what both of White's pieces share (`board.rs`), the
 //! ceiling of one of White's pieces over White's last piece's answers
