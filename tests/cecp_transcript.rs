@@ -335,3 +335,61 @@ fn uci_is_still_the_default() {
     assert!(got.iter().any(|l| l == "uciok"), "{got:?}");
     e.quit();
 }
+
+/// A drawn game of `standard`, found by a fixed sequence of pseudo-random
+/// choices among the legal placements.
+fn drawn_game() -> Vec<Placement> {
+    let mut state: u64 = 0x5EED_D4A3;
+    for _ in 0..100_000 {
+        let mut pos = Position::new(Variant::Standard);
+        let mut moves = Vec::new();
+        while !pos.is_over() {
+            let legal: Vec<Placement> = pos.legal_moves().iter().collect();
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = legal[(state >> 33) as usize % legal.len()];
+            pos.play(m);
+            moves.push(m);
+        }
+        if pos.points(Color::White) == pos.points(Color::Black) {
+            return moves;
+        }
+    }
+    panic!("no drawn game found");
+}
+
+/// A drawn end is claimed `1/2-1/2` against a person, but offered as a
+/// draw against another engine (`computer`): XBoard forfeits an engine's
+/// draw claim that it cannot check itself, and two offers end the game
+/// as a draw.
+#[test]
+fn a_drawn_end_is_offered_to_an_engine_and_claimed_against_a_person() {
+    let moves = drawn_game();
+    let mut pos = Position::new(Variant::Standard);
+    moves.iter().for_each(|&m| {
+        pos.play(m);
+    });
+    let points = pos.points(Color::White);
+    for computer in [false, true] {
+        let mut e = recording("cheversi");
+        if computer {
+            ask(&mut e, "computer");
+        }
+        for m in &moves[..15] {
+            assert_eq!(ask(&mut e, &format!("usermove {m}")), Vec::<String>::new());
+        }
+        // The engine plays White, not on move; the user places the King.
+        assert_eq!(ask(&mut e, "playother"), Vec::<String>::new());
+        let end = ask(&mut e, &format!("usermove {}", moves[15]));
+        let want = if computer {
+            "offer draw".to_string()
+        } else {
+            format!("1/2-1/2 {{White {points} : {points} Black}}")
+        };
+        assert_eq!(end, vec![want]);
+        // `new` forgets the opponent.
+        ask(&mut e, "new");
+        e.quit();
+    }
+}

@@ -72,8 +72,10 @@ pub enum Command {
     Put,
     /// `quit`.
     Quit,
+    /// `computer`: the opponent is an engine too (until `new`).
+    Computer,
     /// A command that needs nothing of this engine (`accepted`, `random`,
-    /// `hard`, `computer`, `name`...).
+    /// `hard`, `name`...).
     Ignored,
 }
 
@@ -165,8 +167,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "cores" => number(word, args, "a number of threads").map(Command::Cores),
         "lift" => one_word(word, args).map(|w| Command::Lift(spot(w))),
         "put" | "hover" => one_word(word, args).map(|_| Command::Put),
-        "accepted" | "rejected" | "random" | "hard" | "easy" | "computer" | "name" | "rating"
-        | "ics" | "draw" | "hint" | "bk" | "white" | "black" | "pause" | "resume" | "option"
+        "computer" => Ok(Command::Computer),
+        "accepted" | "rejected" | "random" | "hard" | "easy" | "name" | "rating" | "ics"
+        | "draw" | "hint" | "bk" | "white" | "black" | "pause" | "resume" | "option"
         | "egtpath" | "nps" | "setscore" => Ok(Command::Ignored),
         w if w.contains('@') && args.is_empty() => placement(w).map(Command::UserMove),
         w => Err(CommandError::Unknown(w.to_string())),

@@ -20,6 +20,8 @@ pub enum Response {
     Pong(String),
     /// `move M`.
     Move(Placement),
+    /// `offer draw`: a drawn end against another engine.
+    OfferDraw,
     /// The end of the game with both sides' points, e.g.
     /// `0-1 {White 43 : 44 Black}`.
     GameOver {
@@ -86,6 +88,7 @@ impl fmt::Display for Response {
             Response::Setup(v) => setup_line(f, *v),
             Response::Pong(n) => write!(f, "pong {}", echo(n)),
             Response::Move(m) => write!(f, "move {m}"),
+            Response::OfferDraw => write!(f, "offer draw"),
             Response::GameOver { white, black } => {
                 let result = match white.cmp(black) {
                     std::cmp::Ordering::Greater => "1-0",

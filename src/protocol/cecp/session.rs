@@ -80,6 +80,8 @@ struct Session {
     /// The side the engine plays; `None` in force mode.
     plays: Option<Color>,
     analyzing: bool,
+    /// Has XBoard said `computer` since `new`: is the opponent an engine?
+    against_engine: bool,
     post: bool,
     clock: Clock,
     last: Option<Info>,
@@ -116,6 +118,7 @@ impl Session {
             game: None,
             plays: Some(Color::Black),
             analyzing: false,
+            against_engine: false,
             post: false,
             clock: Clock::default(),
             last: None,
@@ -188,6 +191,10 @@ impl Session {
             Command::Xboard | Command::Put | Command::Ignored => Ok(()),
             Command::Protover(_) => self.answer(Response::Features),
             Command::New => self.new_game(),
+            Command::Computer => {
+                self.against_engine = true;
+                Ok(())
+            }
             Command::Variant(name) => self.variant(&name),
             Command::Force => {
                 self.halt();
@@ -294,6 +301,7 @@ impl Session {
         self.game = None;
         self.plays = Some(Color::Black);
         self.analyzing = false;
+        self.against_engine = false;
         self.clock.depth = None;
         self.engine.clear().map_err(|_| error("the engine is busy"))
     }
@@ -326,10 +334,15 @@ impl Session {
         let pos = g.pos();
         if pos.is_over() {
             if self.plays.is_some() && !self.analyzing {
-                self.say(Response::GameOver {
-                    white: pos.points(Color::White),
-                    black: pos.points(Color::Black),
-                });
+                let (white, black) = (pos.points(Color::White), pos.points(Color::Black));
+                // XBoard forfeits an engine's draw claim between two
+                // engines (`-testClaims`, its default) unless it saw the
+                // draw itself, which it cannot here: both offer instead.
+                if white == black && self.against_engine {
+                    self.say(Response::OfferDraw);
+                } else {
+                    self.say(Response::GameOver { white, black });
+                }
             }
             return Ok(());
         }
