@@ -198,16 +198,29 @@ async fn a_whole_game_against_the_engine_by_clicks() {
     }
     click(c, "#new").await;
     wait_moves(c, 16, 60).await;
-    wait_for(10, "the end screen of the engines' game", || async {
-        end.is_displayed().await.unwrap_or(false).then_some(())
-    })
-    .await;
-    let last = reference.facts(&moves(c).await);
-    let [w, bl] = last.points;
-    assert_eq!(
-        text(c, "#end-score").await,
-        format!("White {w} : {bl} Black")
-    );
+    // Until the page shows the new game's end: the move list and the end
+    // screen of the game before may still stand for the first polls.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let shown = moves(c).await;
+        if end.is_displayed().await.unwrap_or(false) && shown.len() == 16 {
+            let [w, bl] = reference.facts(&shown).points;
+            let score = text(c, "#end-score").await;
+            if score == format!("White {w} : {bl} Black") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the end screen says {score}, the moves shown White {w} : {bl} Black"
+            );
+        } else {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for the end screen of the engines' game"
+            );
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     b.client.close().await.ok();
 }
 
