@@ -1,9 +1,11 @@
 //! CECP (XBoard) transcripts: the binary driven over pipes after `xboard`.
 //! `ping N` / `pong N` marks the end of each command's answer.
 
+mod common;
 mod protocol_support;
 
 use cheversi::{Color, Placement, Position, Variant};
+use common::Rng;
 use protocol_support::Engine;
 
 /// A CECP session: `xboard`, `protover 2` and its features.
@@ -336,24 +338,21 @@ fn uci_is_still_the_default() {
     e.quit();
 }
 
-/// A drawn game of `standard`, found by a fixed sequence of pseudo-random
-/// choices among the legal placements.
-fn drawn_game() -> Vec<Placement> {
-    let mut state: u64 = 0x5EED_D4A3;
+/// A drawn game of `standard`, random placements from a fixed seed, and
+/// each side's points at its end.
+fn drawn_game() -> (Vec<Placement>, i32) {
+    let mut rng = Rng::new(0x5EED_D4A3);
     for _ in 0..100_000 {
         let mut pos = Position::new(Variant::Standard);
         let mut moves = Vec::new();
         while !pos.is_over() {
             let legal: Vec<Placement> = pos.legal_moves().iter().collect();
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = legal[(state >> 33) as usize % legal.len()];
+            let m = legal[rng.below(legal.len())];
             pos.play(m);
             moves.push(m);
         }
         if pos.points(Color::White) == pos.points(Color::Black) {
-            return moves;
+            return (moves, pos.points(Color::White));
         }
     }
     panic!("no drawn game found");
@@ -365,12 +364,7 @@ fn drawn_game() -> Vec<Placement> {
 /// as a draw.
 #[test]
 fn a_drawn_end_is_offered_to_an_engine_and_claimed_against_a_person() {
-    let moves = drawn_game();
-    let mut pos = Position::new(Variant::Standard);
-    moves.iter().for_each(|&m| {
-        pos.play(m);
-    });
-    let points = pos.points(Color::White);
+    let (moves, points) = drawn_game();
     for computer in [false, true] {
         let mut e = recording("cheversi");
         if computer {

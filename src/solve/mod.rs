@@ -396,18 +396,18 @@ impl<'a> Solver<'a> {
         let mut scored: Vec<(i32, Placement)> = moves
             .into_iter()
             .map(|m| {
+                // The store's move goes first by the key below: no search.
+                if Some(m) == hint {
+                    return (0, m);
+                }
                 let undo = pos.play(m);
-                let s = if Some(m) == hint {
-                    i32::MAX
-                } else {
-                    -self.shallow(pos, depth).0
-                };
+                let s = -self.shallow(pos, depth).0;
                 pos.undo(m, undo);
                 (s, m)
             })
             .collect();
-        let first = |s: i32, m: Placement| s == i32::MAX || queens_first && m.piece == Piece::Queen;
-        scored.sort_by_key(|&(s, m)| std::cmp::Reverse((first(s, m), s)));
+        let queen = |m: Placement| queens_first && m.piece == Piece::Queen;
+        scored.sort_by_key(|&(s, m)| std::cmp::Reverse((Some(m) == hint, queen(m), s)));
         scored.into_iter().map(|(_, m)| m).collect()
     }
 
